@@ -1,0 +1,5 @@
+import sys
+
+from tantrix.cli import main
+
+sys.exit(main())
