@@ -182,3 +182,9 @@ def tiles_with_back(back: str) -> list[int]:
 def tiles_with_colours(colours: set[str] | frozenset[str]) -> list[int]:
     """Numbers of the tiles carrying exactly these three link colours."""
     return [t.number for t in TILES.values() if t.colours == frozenset(colours)]
+
+
+@lru_cache(maxsize=None)
+def partners(number: int, rotation: int) -> tuple[int, ...]:
+    """For each edge 0..5 of a placed tile, the edge at the other end of its link."""
+    return tuple(partner_edge(number, rotation, e) for e in range(6))
