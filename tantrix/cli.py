@@ -22,7 +22,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse that exits 2 with a single line instead of usage + message."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise BadInput(f"{self.prog}: {message}")
+        raise BadInput(f"{self.prog.removeprefix('tantrix').strip() or 'usage'}: {message}")
 
 
 def build_parser() -> argparse.ArgumentParser:
