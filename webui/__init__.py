@@ -1,0 +1,58 @@
+"""The web companion: a Flask app that referees the table from photos or board JSON.
+
+``create_app(config)`` builds the app; ``tantrix serve`` runs it.  Blueprints:
+:mod:`webui.pages` (HTML pages), :mod:`webui.api` (JSON API mirroring the CLI) and
+:mod:`webui.games` (games stored in SQLite).  The app holds no rules: findings come from
+``referee`` and readings from ``vision`` through :mod:`webui.services`.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from .errors import register_error_handlers
+from .store import Store, default_data_dir
+
+DEFAULTS: dict[str, Any] = {
+    "DATA_DIR": None,                  # games database + photos; None = ~/.local/share/tantrix
+    "MAX_CONTENT_LENGTH": 25 * 1024 * 1024,   # bytes per request; more is answered 413
+    "MAX_IMAGE_PIXELS": 60_000_000,    # width x height from the header; more is refused (400)
+    "PROFILE": None,                   # calibration profile file for the reader
+    "LOW_CONFIDENCE": 0.8,             # tiles read below this are marked for checking
+    "READER_CONCURRENCY": 2,           # photos read at once; further uploads wait
+}
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the companion app.  ``config`` overrides :data:`DEFAULTS` (and Flask keys)."""
+    app = Flask(__name__, static_folder="static", template_folder="templates")
+    app.config.update(DEFAULTS)
+    app.config.update(config or {})
+    app.config["DEBUG"] = False  # never: the debugger would run code for any visitor
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    app.json.sort_keys = False
+    data_dir = Path(app.config["DATA_DIR"] or default_data_dir()).expanduser()
+    app.config["DATA_DIR"] = str(data_dir)
+    app.extensions["tantrix_store"] = Store(data_dir)
+
+    from . import services
+    services.set_reader_concurrency(app.config["READER_CONCURRENCY"])
+    # The profile is loaded once, lazily at first use, so a missing calibration module
+    # or a bad file shows up as a clear error on the request that needs it.
+    app.extensions["tantrix_profile"] = None
+
+    from .api import bp as api_bp
+    from .games import bp as games_bp
+    from .pages import bp as pages_bp
+    app.register_blueprint(pages_bp)
+    app.register_blueprint(api_bp)
+    app.register_blueprint(games_bp)
+    register_error_handlers(app)
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    return app
+
+
+__all__ = ["create_app", "DEFAULTS"]

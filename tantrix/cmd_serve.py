@@ -1,0 +1,48 @@
+"""``tantrix serve``: run the web companion (default http://127.0.0.1:5000)."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from referee.errors import BadInput
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "serve", help="run the web companion",
+        description="Serve the web companion: check photos, referee games, check puzzles.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=5000, help="port (default 5000; 0 picks a free one)")
+    p.add_argument("--data-dir", default=None,
+                   help="where games and their photos are kept (default ~/.local/share/tantrix)")
+    p.add_argument("--profile", default=None, help="calibration profile file for the photo reader")
+    p.add_argument("--max-upload-mb", type=float, default=25.0, help="upload size limit (default 25)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from werkzeug.serving import make_server
+
+    from webui import create_app
+
+    if args.profile is not None:
+        import os
+        if not os.path.isfile(args.profile):
+            raise BadInput(f"{args.profile}: no such profile file")
+    try:
+        app = create_app({"DATA_DIR": args.data_dir, "PROFILE": args.profile,
+                          "MAX_CONTENT_LENGTH": int(args.max_upload_mb * 1024 * 1024)})
+    except OSError as e:
+        raise BadInput(f"cannot use data directory {args.data_dir}: {e.strerror}") from None
+    try:
+        server = make_server(args.host, args.port, app, threaded=True)
+    except OSError as e:
+        raise BadInput(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
+    host, port = server.server_address[:2]
+    print(f"Tantrix Table Companion on http://{host}:{port}/  (data in {app.config['DATA_DIR']}; "
+          "Ctrl-C stops)", file=sys.stderr, flush=True)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+    return 0

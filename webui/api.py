@@ -1,0 +1,131 @@
+"""JSON API mirroring the CLI (CONTRACT.md, "Web API").
+
+``POST /api/read``, ``POST /api/analyze``, ``POST /api/check/<puzzle>``, ``GET /api/puzzles``.
+``/api/analyze`` and ``/api/check`` take a multipart ``photo`` or a board JSON body.  With
+``?view=1`` the answer also carries what the page draws: ``diagram`` (SVG), ``overlay``
+(shapes in photo pixels) and ``findings`` (sentences).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, abort, current_app, jsonify, request
+
+from referee.board import Board, loads
+from referee.errors import BadInput
+
+from . import diagram, services, words
+from .images import Photo, check_photo
+from .overlay import overlay
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def profile() -> Any:
+    """The calibration profile given at start-up, loaded on first use."""
+    app = current_app
+    if app.extensions.get("tantrix_profile") is None and app.config.get("PROFILE"):
+        app.extensions["tantrix_profile"] = services.load_profile(app.config["PROFILE"])
+    return app.extensions.get("tantrix_profile")
+
+
+def uploaded_photo() -> Photo | None:
+    """The checked ``photo`` of a multipart request, or ``None`` if there is none."""
+    f = request.files.get("photo")
+    if f is None:
+        return None
+    data = f.read()
+    return check_photo(data, int(current_app.config["MAX_IMAGE_PIXELS"]))
+
+
+def board_from_request() -> tuple[Board, Photo | None]:
+    """The board a request is about: a JSON body, a multipart ``board`` or ``photo``."""
+    if request.is_json or request.mimetype in ("text/json", "text/plain"):
+        text = request.get_data(cache=False)
+        try:
+            return loads(text.decode("utf-8")), None
+        except UnicodeDecodeError:
+            raise BadInput("board JSON is not UTF-8 text") from None
+    if request.mimetype == "multipart/form-data":
+        photo = uploaded_photo()
+        if photo is not None:
+            return services.read_photo(photo.pixels, profile()), photo
+        board_file = request.files.get("board")
+        text = board_file.read().decode("utf-8", "replace") if board_file else request.form.get("board")
+        if text is not None:
+            return loads(text), None
+        raise BadInput("no photo: send the image in the multipart field 'photo'")
+    if not request.content_length:
+        raise BadInput("empty request: send a multipart 'photo' or a board JSON body")
+    raise BadInput(f"unsupported content type {request.mimetype or 'none'}: "
+                   "send multipart/form-data with 'photo' or application/json")
+
+
+def want_view() -> bool:
+    return request.args.get("view", "") in ("1", "true", "yes")
+
+
+def view_extras(board: Board, report: dict[str, Any]) -> dict[str, Any]:
+    """What the page draws for a report: the SVG diagram, photo overlay, sentences."""
+    low = float(current_app.config["LOW_CONFIDENCE"])
+    return {
+        "diagram": diagram.board_svg(board, report, low_confidence=low),
+        "overlay": overlay(board, report, low),
+        "findings": words.findings(report),
+        "low_confidence": low,
+    }
+
+
+def analyze_board(board: Board, view: bool) -> dict[str, Any]:
+    report = services.analyze(board)
+    if view:
+        report.update(view_extras(board, report))
+    return report
+
+
+@bp.post("/read")
+def read():
+    """Photo -> board JSON, as ``tantrix read``."""
+    photo = uploaded_photo()
+    if photo is None:
+        raise BadInput("no photo: send the image in the multipart field 'photo'")
+    board = services.read_photo(photo.pixels, profile())
+    return jsonify(board.to_json())
+
+
+@bp.post("/analyze")
+def analyze():
+    """Photo or board JSON -> analysis report (+ ``board``), as ``tantrix analyze``."""
+    board, _ = board_from_request()
+    return jsonify(analyze_board(board, want_view()))
+
+
+@bp.get("/puzzles")
+def puzzles():
+    """The puzzle names ``/api/check/<puzzle>`` accepts, as ``tantrix check --list``."""
+    return jsonify(puzzles=services.puzzle_names())
+
+
+@bp.post("/check/<puzzle>")
+def check(puzzle: str):
+    """Photo or board JSON -> puzzle verdict, as ``tantrix check``; 404 for unknown puzzles."""
+    if puzzle not in services.puzzle_names():
+        abort(404, description=f"unknown puzzle {puzzle!r} (GET /api/puzzles lists them)")
+    board, _ = board_from_request()
+    verdict = services.check(puzzle, board)
+    if want_view():
+        report = services.analyze(board)
+        verdict = dict(verdict)
+        verdict["board"] = board.to_json()
+        verdict["report"] = {k: v for k, v in report.items() if k != "board"}
+        verdict.update(view_extras(board, report))
+    return jsonify(json.loads(json.dumps(verdict, default=_plain)))
+
+
+def _plain(o: Any):
+    if isinstance(o, (set, frozenset, tuple)):
+        return list(o)
+    if hasattr(o, "__dict__"):
+        return o.__dict__
+    return str(o)

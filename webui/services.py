@@ -1,0 +1,128 @@
+"""The web app's only door to the rest of the project.
+
+Every finding comes from ``referee`` and every reading from ``vision``; this module just
+calls them and shapes the answers for HTTP.  Modules built in parallel (the photo reader,
+puzzles, replay, calibration profiles) are imported lazily so a route that needs a missing
+one answers 503 with a message instead of breaking the whole app.
+"""
+from __future__ import annotations
+
+import importlib
+import threading
+from typing import Any
+
+from referee.board import Board, board_from_json
+from referee.errors import BadInput
+
+
+class Unavailable(RuntimeError):
+    """A part of the project this route needs is not installed in this build (HTTP 503)."""
+
+
+def _module(name: str):
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name and name.startswith(e.name):
+            raise Unavailable(f"{name} is not part of this build yet") from None
+        raise
+
+
+# The photo reader is CPU and memory heavy; on a small machine a burst of uploads must
+# queue rather than all decode and segment at once.
+_reader_slots = threading.BoundedSemaphore(2)
+
+
+def set_reader_concurrency(n: int) -> None:
+    """How many photos may be read at the same time (the rest wait their turn)."""
+    global _reader_slots
+    _reader_slots = threading.BoundedSemaphore(max(1, int(n)))
+
+
+def load_profile(path: str | None) -> Any:
+    """The calibration profile at ``path`` for the reader, or ``None``."""
+    if not path:
+        return None
+    try:
+        profile = _module("calibration.profile")
+    except Unavailable:
+        return path  # let the reader interpret the path itself
+    for name in ("load_profile", "load"):
+        fn = getattr(profile, name, None)
+        if callable(fn):
+            return fn(path)
+    return path
+
+
+def read_photo(pixels, profile: Any = None) -> Board:
+    """The board the photo reader sees in ``pixels`` (BGR array), as a :class:`Board`."""
+    vision = _module("vision")
+    reader = getattr(vision, "read_photo", None)
+    if reader is None:
+        raise Unavailable("the photo reader (vision.read_photo) is not part of this build yet")
+    with _reader_slots:
+        board = reader(pixels, profile=profile) if profile is not None else reader(pixels)
+    if "image" not in board.meta:
+        h, w = pixels.shape[:2]
+        board.meta["image"] = {"width": int(w), "height": int(h)}
+    return board
+
+
+def board_from_payload(data: Any) -> Board:
+    """A validated board from parsed JSON (``BadInput`` on any problem)."""
+    return board_from_json(data)
+
+
+def analyze(board: Board) -> dict[str, Any]:
+    """CONTRACT's analysis report of ``board`` plus the board itself under ``board``."""
+    analysis = _module("referee.analysis")
+    report = analysis.analyze(board)
+    report["board"] = board.to_json()
+    return report
+
+
+def puzzle_names() -> list[str]:
+    """Every puzzle name ``check`` accepts, in the puzzles module's order."""
+    puzzles = _module("referee.puzzles")
+    for name in ("puzzle_names", "names", "list_puzzles"):
+        fn = getattr(puzzles, name, None)
+        if callable(fn):
+            return list(fn())
+    for name in ("PUZZLE_NAMES", "NAMES", "PUZZLES"):
+        value = getattr(puzzles, name, None)
+        if value is not None:
+            return list(value)
+    raise Unavailable("referee.puzzles has no list of puzzle names")
+
+
+def check(puzzle: str, board: Board) -> dict[str, Any]:
+    """The puzzle verdict ``{"puzzle", "solved", "reasons", ...}`` for ``board``."""
+    puzzles = _module("referee.puzzles")
+    fn = getattr(puzzles, "check", None)
+    if fn is None:
+        raise Unavailable("referee.puzzles has no check function")
+    verdict = fn(puzzle, board)
+    if not isinstance(verdict, dict):  # a dataclass verdict
+        verdict = dict(getattr(verdict, "__dict__", {}))
+    verdict.setdefault("puzzle", puzzle)
+    return verdict
+
+
+def replay(boards: list[Board], players: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The move-by-move report of a game from its boards, or ``None`` if not available."""
+    try:
+        mod = _module("referee.replay")
+    except Unavailable:
+        return None
+    for name in ("replay_boards", "replay"):
+        fn = getattr(mod, name, None)
+        if callable(fn):
+            try:
+                return fn(boards, players=players)
+            except TypeError:
+                return fn(boards)
+    return None
+
+
+__all__ = ["Unavailable", "BadInput", "read_photo", "analyze", "check", "puzzle_names",
+           "board_from_payload", "load_profile", "replay", "set_reader_concurrency"]
