@@ -1,0 +1,129 @@
+"""Tile bodies: which pixels look like tiles, and hexagons fitted to single-tile blobs.
+
+A Tantrix tile is a black body with coloured links, so "tile-like" = dark or link-coloured.
+Touching tiles merge into one blob; the lattice (lattice.py) separates them.  Here a blob
+that is one hexagon on its own gives the lattice's scale and shape directly (useful when
+there are few tiles), and blobs that the lattice does not explain are loose tiles.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .lattice import CORNERS
+
+
+@dataclass
+class Hexagon:
+    """A hexagon in the image: ``M`` (2x2) maps the unit plane hexagon, ``centre`` (x, y).
+
+    ``iou`` is the overlap between the fitted hexagon and the blob it came from.
+    """
+
+    centre: np.ndarray
+    M: np.ndarray
+    iou: float
+
+    @property
+    def corners(self) -> np.ndarray:
+        """(6, 2) image corners, in the plane's corner order."""
+        return CORNERS @ self.M.T + self.centre
+
+    @property
+    def size(self) -> float:
+        """Centre-to-corner size in pixels (geometric mean over directions)."""
+        return float(np.sqrt(abs(np.linalg.det(self.M))))
+
+
+def tile_mask(lab: np.ndarray, link: np.ndarray) -> np.ndarray:
+    """uint8 mask (255 = tile-like) of a working-scale photo.
+
+    Dark pixels (below an Otsu threshold on lightness, if the photo has a lighter table)
+    or strongly link-coloured pixels, closed so links inside a body are filled.
+    """
+    L = lab[..., 0]
+    L8 = np.clip(L * (255.0 / 100.0) if L.max() <= 100.5 else L, 0, 255).astype(np.uint8)
+    thr, _ = cv2.threshold(L8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = min(thr, 110)
+    dark = L8 < thr
+    mask = (dark | (link > 0.5)).astype(np.uint8) * 255
+    k = max(3, int(round(min(L.shape) / 200)) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return mask
+
+
+def fit_hexagon(points: np.ndarray, area: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """Affine hexagon from a blob's boundary points (N, 2): (centre, M) or ``None``.
+
+    Second moments give the affine shape up to a rotation (a regular hexagon's moments are
+    isotropic); the six-fold angular harmonic of the whitened outline gives the rotation.
+    """
+    if len(points) < 12 or area <= 0:
+        return None
+    pts = points.astype(np.float64)
+    mask_pts = pts
+    x0, y0 = mask_pts.min(0)
+    w, h = (mask_pts.max(0) - [x0, y0]).astype(int) + 3
+    blob = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(blob, [np.round(mask_pts - [x0, y0] + 1).astype(np.int32)], 1)
+    m = cv2.moments(blob, binaryImage=True)
+    if m["m00"] <= 0:
+        return None
+    c = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / m["m00"]
+    evals, evecs = np.linalg.eigh(cov)
+    if evals.min() <= 0:
+        return None
+    S = evecs @ np.diag(np.sqrt(evals * 24.0 / 5.0)) @ evecs.T  # image = S @ round hexagon
+    Si = np.linalg.inv(S)
+    wpts = (pts - [x0, y0] + 1 - c) @ Si.T
+    ang = np.arctan2(wpts[:, 1], wpts[:, 0])
+    rad = np.hypot(wpts[:, 0], wpts[:, 1])
+    z = np.sum(rad * np.exp(6j * ang))
+    phi = np.angle(z) / 6.0  # a corner direction of the whitened hexagon
+    R = np.array([[np.cos(phi), -np.sin(phi)], [np.sin(phi), np.cos(phi)]])
+    M = S @ R
+    return c + [x0 - 1, y0 - 1], M
+
+
+def single_hexagons(mask: np.ndarray, min_size: float = 6.0) -> list[Hexagon]:
+    """Blobs of ``mask`` that are one hexagon each (IoU with their fitted hexagon ≥ 0.85)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    min_area = (min_size ** 2) * 2.6
+    for i in range(1, n):
+        area = stats[i, cv2.CC_STAT_AREA]
+        if area < min_area:
+            continue
+        x, y, w, h = stats[i, :4]
+        roi = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
+        cnts, _ = cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if not cnts:
+            continue
+        cnt = max(cnts, key=cv2.contourArea)
+        fit = fit_hexagon(cnt[:, 0, :].astype(np.float64), float(area))
+        if fit is None:
+            continue
+        c, M = fit
+        hexmask = np.zeros_like(roi)
+        cv2.fillConvexPoly(hexmask, np.round(CORNERS @ M.T + c).astype(np.int32), 1)
+        inter = float(np.count_nonzero(hexmask & roi))
+        union = float(np.count_nonzero(hexmask | roi))
+        iou = inter / union if union else 0.0
+        if iou >= 0.85:
+            out.append(Hexagon(c + [x, y], M, iou))
+    return out
+
+
+def blobs(mask: np.ndarray, min_area: float) -> list[tuple[np.ndarray, float, np.ndarray]]:
+    """Connected blobs of ``mask`` larger than ``min_area``: (centroid, area, contour)."""
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for i in range(1, n):
+        area = float(stats[i, cv2.CC_STAT_AREA])
+        if area >= min_area:
+            out.append((cents[i], area, i))
+    return out

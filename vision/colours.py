@@ -1,0 +1,151 @@
+"""Per-photo colour models: how much a pixel looks like a link, and which colour it is.
+
+Everything works in CIE Lab (OpenCV's 8-bit encoding, a and b centred on 0).  A photo's
+light shifts all colours together, so the neutral point is estimated from the photo itself
+(white balance), and the four link colours are then learnt per photo by EM on the edge
+samples, started from the colours of real tiles (the real red, green and blue are dark).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+CLASSES = ("red", "yellow", "green", "blue", "black")
+"""Colour classes of an edge sample; index 4 is the black tile body (or no link)."""
+
+# Lab (a, b, L) of the link colours on real tiles and on the glossy game-pack tiles,
+# measured on ../shared/real_tiles; a/b centred on 0, L 0..255.
+PROTOTYPES = np.array([
+    [38.0, 29.0, 60.0],    # red
+    [-3.0, 60.0, 160.0],   # yellow
+    [-24.0, 16.0, 80.0],   # green
+    [18.0, -45.0, 45.0],   # blue
+], np.float64)
+
+
+@dataclass
+class ColourModel:
+    """Per-photo link colour model.
+
+    ``neutral``: Lab a/b of grey in this photo; ``means`` (4, 3) link colour means in the
+    feature space of :func:`features`; ``spread`` their common standard deviation;
+    ``chroma0`` the chroma below which a sample is taken as black body.
+    """
+
+    neutral: np.ndarray
+    chroma_scale: float
+    means: np.ndarray = field(default_factory=lambda: PROTOTYPES.copy())
+    spread: np.ndarray = field(default_factory=lambda: np.array([9.0, 9.0, 30.0]))
+    chroma0: float = 12.0
+
+
+def to_lab(image: np.ndarray) -> np.ndarray:
+    """BGR uint8 → float32 Lab with a, b centred on 0 (H, W, 3)."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab[..., 1:] -= 128.0
+    return lab
+
+
+def neutral_point(lab: np.ndarray) -> np.ndarray:
+    """The photo's grey (a, b): median of the least colourful half of the bright pixels."""
+    ab = lab[::4, ::4, 1:].reshape(-1, 2)
+    L = lab[::4, ::4, 0].ravel()
+    chroma = np.hypot(ab[:, 0], ab[:, 1])
+    sel = (chroma < 25) & (L > np.percentile(L, 40))
+    if sel.sum() < 50:
+        return np.zeros(2, np.float32)
+    return np.median(ab[sel], axis=0).astype(np.float32)
+
+
+def link_image(lab: np.ndarray, neutral: np.ndarray) -> np.ndarray:
+    """How much each pixel looks like a coloured link, float32 0..1 (H, W).
+
+    Chroma against the photo's neutral point, scaled by the photo's own strong chroma so
+    that dim photos and dark real tiles still reach 1.
+    """
+    a = lab[..., 1] - neutral[0]
+    b = lab[..., 2] - neutral[1]
+    chroma = cv2.magnitude(a, b)
+    ref = float(np.percentile(chroma[::3, ::3], 97))
+    ref = max(ref, 12.0)
+    return np.clip(chroma * (1.6 / ref) - 0.15, 0.0, 1.0).astype(np.float32)
+
+
+def initial_model(lab: np.ndarray) -> ColourModel:
+    """A first model for a photo: its neutral point and chroma scale."""
+    neutral = neutral_point(lab)
+    return ColourModel(neutral=neutral, chroma_scale=1.0)
+
+
+def features(samples: np.ndarray, model: ColourModel) -> np.ndarray:
+    """Lab samples (..., 3) → (a, b, L) features relative to the photo's neutral point."""
+    f = np.empty(samples.shape, np.float64)
+    f[..., 0] = (samples[..., 1] - model.neutral[0]) * model.chroma_scale
+    f[..., 1] = (samples[..., 2] - model.neutral[1]) * model.chroma_scale
+    f[..., 2] = samples[..., 0]
+    return f
+
+
+def log_probs(samples: np.ndarray, model: ColourModel) -> np.ndarray:
+    """Log-probabilities (..., 5) of each Lab sample being red/yellow/green/blue/black.
+
+    Link colours: Gaussians in (a, b, L); direction in the a/b plane dominates, so a dim
+    or strongly lit photo that scales chroma keeps its hues.  Black: low chroma.  A small
+    floor keeps one odd sample (glare, a finger) from vetoing a tile on its own.
+    """
+    f = features(samples, model)
+    chroma = np.hypot(f[..., 0], f[..., 1])
+    d = (f[..., None, :] - model.means) / model.spread  # (..., 4, 3)
+    # hue term: angle between sample and class mean directions
+    mean_dir = model.means[:, :2] / np.linalg.norm(model.means[:, :2], axis=1, keepdims=True)
+    cos = (f[..., None, 0] * mean_dir[:, 0] + f[..., None, 1] * mean_dir[:, 1]) / np.maximum(chroma[..., None], 1e-6)
+    ll = -0.5 * (d[..., 2] ** 2) * 0.5 + 6.0 * (cos - 1.0) - 0.5 * (d[..., 0] ** 2 + d[..., 1] ** 2) * 0.15
+    p_link = 1.0 / (1.0 + np.exp(-(chroma - model.chroma0) / (0.25 * model.chroma0)))
+    ll = ll - np.logaddexp.reduce(ll, axis=-1, keepdims=True)
+    out = np.empty(samples.shape[:-1] + (5,), np.float64)
+    out[..., :4] = ll + np.log(np.maximum(p_link[..., None], 1e-9))
+    out[..., 4] = np.log(np.maximum(1 - p_link, 1e-9))
+    # floor: mixture with a uniform 2 % outlier
+    out = np.logaddexp(out + np.log(0.98), np.log(0.02 / 5))
+    return out
+
+
+def calibrate(model: ColourModel, samples: np.ndarray, labels: np.ndarray, weights: np.ndarray
+              ) -> ColourModel:
+    """Refit class means from edge samples with known (identified) colours.
+
+    ``samples`` (N, 3) Lab, ``labels`` (N,) class index 0..3, ``weights`` (N,) trust.
+    Classes with too few samples keep their old mean.
+    """
+    f = features(samples, model)
+    means = model.means.copy()
+    for c in range(4):
+        sel = (labels == c) & (weights > 0.5)
+        if sel.sum() >= 3:
+            means[c] = 0.5 * means[c] + 0.5 * np.median(f[sel], axis=0)
+    chroma = np.hypot(f[:, 0], f[:, 1])
+    sel = weights > 0.5
+    chroma0 = model.chroma0
+    if sel.sum() >= 6:
+        chroma0 = float(np.clip(0.4 * np.percentile(chroma[sel], 10), 5.0, 20.0))
+    return ColourModel(model.neutral, model.chroma_scale, means, model.spread, chroma0)
+
+
+def adapt_scale(model: ColourModel, samples: np.ndarray) -> ColourModel:
+    """Scale chroma so the photo's link samples match the prototypes' typical chroma.
+
+    ``samples`` are Lab edge samples of occupied cells (mostly links).
+    """
+    f = features(samples, model)
+    chroma = np.hypot(f[..., 0], f[..., 1]).ravel()
+    if chroma.size < 6:
+        return model
+    typical = float(np.percentile(chroma, 60))
+    scale = float(np.clip(40.0 / max(typical, 1.0), 0.5, 4.0))
+    m = ColourModel(model.neutral, scale, model.means.copy(), model.spread.copy(), model.chroma0)
+    f = features(samples, m)
+    chroma = np.hypot(f[..., 0], f[..., 1]).ravel()
+    m.chroma0 = float(np.clip(0.35 * np.percentile(chroma, 25), 5.0, 20.0))
+    return m

@@ -1,0 +1,86 @@
+"""Which tile and rotation each cell holds, from all six edge colours at once.
+
+Each candidate (tile, rotation) is scored by the summed log-probability of its six edge
+colours; a photo holds each tile number at most once, so numbers are given to cells by a
+global assignment (Hungarian algorithm) on those scores.  Reading is done clockwise in a
+frame without reflection, so a chiral tile is never confused with its mirror image by
+construction; a confidence per cell says how sure the choice is.  No neighbour
+information is used: a real colour mismatch on the table stays visible to the referee.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from referee.tiles import COLOURS, TILES, rotated_edges
+
+from .colours import CLASSES
+
+NUMBERS = np.array(sorted(TILES))
+"""Tile numbers 1..56 in candidate order."""
+
+CANDIDATES = np.array([[CLASSES.index(c) for c in rotated_edges(int(n), k)]
+                       for n in NUMBERS for k in range(6)], np.int64).reshape(len(NUMBERS), 6, 6)
+"""Class index of edge e for tile i (index into NUMBERS), rotation k: ``[i, k, e]``."""
+
+assert COLOURS == CLASSES[:4]
+
+
+@dataclass
+class Reading:
+    """Identification of one cell: tile number, rotation, confidence and fit.
+
+    ``confidence`` is the posterior of the chosen (tile, rotation) among all 336; ``fit``
+    the mean probability of the chosen edge colours (low when the tile is covered).
+    """
+
+    tile: int
+    rotation: int
+    confidence: float
+    fit: float
+
+
+def candidate_scores(logp: np.ndarray) -> np.ndarray:
+    """(N, 6, 5) edge log-probs → (N, 56, 6) candidate log-likelihoods."""
+    e = np.arange(6)[None, None, :]
+    return logp[:, e, CANDIDATES].sum(-1)  # logp[n, e, CANDIDATES[i, k, e]] summed over e
+
+
+def identify(logp: np.ndarray, unique: bool = True) -> list[Reading]:
+    """Identify N cells from their edge log-probabilities ``logp`` (N, 6, 5).
+
+    With ``unique`` each tile number goes to at most one cell (more than 56 cells: the
+    extra cells get their individually best tile).
+    """
+    n = logp.shape[0]
+    if n == 0:
+        return []
+    sc = candidate_scores(logp)                      # (N, 56, 6)
+    best_rot = sc.argmax(-1)                         # (N, 56)
+    best = np.take_along_axis(sc, best_rot[..., None], -1)[..., 0]  # (N, 56)
+    flat = sc.reshape(n, -1)
+    lse = np.logaddexp.reduce(flat, axis=1)
+    if unique and n <= len(NUMBERS):
+        rows, cols = linear_sum_assignment(-best)
+        choice = np.empty(n, int)
+        choice[rows] = cols
+    else:
+        choice = best.argmax(1)
+    probs = np.exp(logp)
+    out = []
+    for i in range(n):
+        t = choice[i]
+        k = best_rot[i, t]
+        conf = float(np.exp(sc[i, t, k] - lse[i]))
+        edges = CANDIDATES[t, k]
+        fit = float(probs[i, np.arange(6), edges].mean())
+        out.append(Reading(int(NUMBERS[t]), int(k), conf, fit))
+    return out
+
+
+def edge_labels(readings: list[Reading]) -> np.ndarray:
+    """(N, 6) class index of every edge of the identified tiles."""
+    return np.array([[CLASSES.index(c) for c in rotated_edges(r.tile, r.rotation)] for r in readings],
+                    np.int64).reshape(-1, 6)

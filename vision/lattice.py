@@ -1,0 +1,314 @@
+"""The hex lattice the tiles sit on: a homography from the lattice plane to the photo.
+
+The lattice plane is CONTRACT.md's frame with unit hexagon size (centre-to-corner 1):
+cell ``(q, r)`` has its centre at ``referee.hexgrid.to_pixel((q, r))``, corners at angles
+0°, 60°, ... and edge ``k``'s midpoint at angle ``-90° + 60° k`` (y down, like an image).
+
+How it is found, on a "link" image (how much each pixel looks like a coloured link, 0..1):
+1. the strongest Fourier peaks give an affine guess of two neighbour vectors (links meet
+   every tile edge at its midpoint, so the photo is periodic with the lattice);
+2. the phase is the offset that puts the most link colour on edge midpoints and the least
+   on corners (every Tantrix corner is black), found by folding the image into one cell;
+3. cells are refined one by one and a homography is fitted to them, growing outwards from
+   the middle of the tiles, so perspective (tilt up to ~50°) is followed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+SQ3 = 3 ** 0.5
+A1 = np.array([1.5, SQ3 / 2])   # plane vector to neighbour (q+1, r)   (edge 2, SE)
+A2 = np.array([0.0, SQ3])       # plane vector to neighbour (q, r+1)   (edge 3, S)
+BASIS = np.stack([A1, A2], axis=1)  # plane = BASIS @ (q, r)
+
+_ang_mid = np.deg2rad(-90 + 60 * np.arange(6))
+MIDPOINTS = np.stack([np.cos(_ang_mid), np.sin(_ang_mid)], 1) * (SQ3 / 2)
+"""Plane offsets of the six edge midpoints from a cell centre, index = edge."""
+_ang_cor = np.deg2rad(60 * np.arange(6) - 120)
+CORNERS = np.stack([np.cos(_ang_cor), np.sin(_ang_cor)], 1)
+"""Plane offsets of the six corners; corner k is between edges k-1 and k... (k=0: NW-N)."""
+
+
+@dataclass
+class Lattice:
+    """``H`` maps lattice-plane points (homogeneous) to photo pixels of the working image."""
+
+    H: np.ndarray
+    score: float = 0.0
+
+    def to_image(self, pts: np.ndarray) -> np.ndarray:
+        """Plane points (..., 2) → image points (..., 2)."""
+        pts = np.asarray(pts, np.float64)
+        flat = pts.reshape(-1, 2)
+        h = flat @ self.H[:, :2].T + self.H[:, 2]
+        return (h[:, :2] / h[:, 2:3]).reshape(pts.shape)
+
+    def to_plane(self, pts: np.ndarray) -> np.ndarray:
+        """Image points (..., 2) → plane points (..., 2)."""
+        Hi = np.linalg.inv(self.H)
+        pts = np.asarray(pts, np.float64)
+        flat = pts.reshape(-1, 2)
+        h = flat @ Hi[:, :2].T + Hi[:, 2]
+        return (h[:, :2] / h[:, 2:3]).reshape(pts.shape)
+
+    def centres(self, cells: np.ndarray) -> np.ndarray:
+        """Image centres of cells given as an (N, 2) int array of (q, r)."""
+        return self.to_image(np.asarray(cells, np.float64) @ BASIS.T)
+
+    def cell_size(self, cells: np.ndarray) -> np.ndarray:
+        """Approximate centre-to-corner size in image pixels of each cell, (N,)."""
+        c = np.asarray(cells, np.float64) @ BASIS.T
+        p0 = self.to_image(c)
+        p1 = self.to_image(c + [1.0, 0.0])
+        p2 = self.to_image(c + [0.0, 1.0])
+        return np.sqrt(np.abs(np.cross(p1 - p0, p2 - p0)))
+
+    def cells_in(self, width: int, height: int, margin: float = 0.0) -> np.ndarray:
+        """All cells whose centre falls inside the image (grown by ``margin`` px), (N, 2)."""
+        corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
+        pl = self.to_plane(corners)
+        qr = pl @ np.linalg.inv(BASIS).T
+        lo = np.floor(qr.min(0)) - 2
+        hi = np.ceil(qr.max(0)) + 2
+        if np.any(hi - lo > 400):  # a degenerate lattice: refuse to enumerate millions
+            return np.zeros((0, 2), int)
+        q, r = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1), indexing="ij")
+        cells = np.stack([q.ravel(), r.ravel()], 1).astype(int)
+        c = self.centres(cells)
+        ok = ((c[:, 0] >= -margin) & (c[:, 0] < width + margin)
+              & (c[:, 1] >= -margin) & (c[:, 1] < height + margin))
+        return cells[ok]
+
+
+def sample(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Bilinear samples of a float32 (H, W) or (H, W, C) image at points (..., 2) (x, y)."""
+    shape = pts.shape[:-1]
+    p = np.asarray(pts, np.float32).reshape(-1, 1, 2)
+    out = cv2.remap(image, p[..., 0], p[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if image.ndim == 3:
+        return out.reshape(*shape, image.shape[2])
+    return out.reshape(shape)
+
+
+# -- 1. Fourier guess ---------------------------------------------------------------
+
+def _fft_peaks(link: np.ndarray, n: int = 12) -> list[tuple[np.ndarray, float]]:
+    """Strongest spatial frequencies of ``link`` as (cycles/pixel vector, power)."""
+    h, w = link.shape
+    win = np.outer(np.hanning(h), np.hanning(w)).astype(np.float32)
+    f = np.abs(np.fft.rfft2((link - link.mean()) * win))
+    f[0, 0] = 0
+    fy = np.fft.fftfreq(h)[:, None]
+    fx = np.fft.rfftfreq(w)[None, :]
+    rad = np.sqrt(fx ** 2 + fy ** 2)
+    # periods from 4 px to half the image
+    f[(rad < 2.0 / min(h, w)) | (rad > 0.25)] = 0
+    fm = cv2.dilate(f.astype(np.float32), np.ones((3, 3), np.uint8))
+    peaks = np.argwhere((f == fm) & (f > 0))
+    vals = f[peaks[:, 0], peaks[:, 1]]
+    order = np.argsort(-vals)[:n]
+    out = []
+    for i in order:
+        y, x = peaks[i]
+        out.append((np.array([fx[0, x], fy[y, 0]]), float(vals[i])))
+    return out
+
+
+def fourier_bases(link: np.ndarray) -> list[np.ndarray]:
+    """Candidate image neighbour-vector pairs (2x2, columns e1, e2) from the spectrum.
+
+    The columns are the images of the plane vectors ``A1``, ``A2`` (so the cross product
+    is positive: no mirror).  Several candidates are returned (a period and its double).
+    """
+    peaks = _fft_peaks(link)
+    if len(peaks) < 2:
+        return []
+    k1, p1 = peaks[0]
+    best = None
+    for k2, p2 in peaks[1:]:
+        c = abs(np.cross(k1, k2)) / (np.linalg.norm(k1) * np.linalg.norm(k2))
+        ratio = np.linalg.norm(k2) / np.linalg.norm(k1)
+        if c > 0.5 and 0.5 < ratio < 2.0:  # 30°..150° apart, similar periods
+            best = k2
+            break
+    if best is None:
+        return []
+    K = np.stack([k1, best])        # rows: reciprocal vectors (cycles / px)
+    E = np.linalg.inv(K)            # columns: real-space lattice vectors
+    e1, e2 = E[:, 0], E[:, 1]
+    if np.cross(e1, e2) < 0:
+        e1, e2 = e2, e1
+    # make e2 - e1 a neighbour vector too (60° apart, not 120°)
+    if np.linalg.norm(e2 - e1) > np.linalg.norm(e2 + e1):
+        e1, e2 = e1, e1 + e2
+    base = np.stack([e1, e2], 1)
+    return [base, 2 * base]
+
+
+def affine_from_basis(base: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """3x3 H (affine) mapping plane → image with plane neighbour vectors onto ``base``."""
+    M = base @ np.linalg.inv(BASIS)
+    H = np.eye(3)
+    H[:2, :2] = M
+    H[:2, 2] = offset
+    return H
+
+
+# -- 2. phase by folding ------------------------------------------------------------
+
+_FOLD = 24
+
+
+def fold_phase(link: np.ndarray, base: np.ndarray, weight_centre: np.ndarray, radius: float
+               ) -> tuple[np.ndarray, float]:
+    """Best lattice offset (image px) for neighbour vectors ``base`` and its contrast score.
+
+    Only pixels within ``radius`` px of ``weight_centre`` are folded, so perspective does not
+    smear the phase.
+    """
+    h, w = link.shape
+    step = max(1, int(np.linalg.norm(base[:, 0]) / 12))
+    ys, xs = np.mgrid[0:h:step, 0:w:step]
+    xs = xs.ravel().astype(np.float64)
+    ys = ys.ravel().astype(np.float64)
+    near = (xs - weight_centre[0]) ** 2 + (ys - weight_centre[1]) ** 2 < radius ** 2
+    xs, ys = xs[near], ys[near]
+    vals = link[ys.astype(int), xs.astype(int)]
+    uv = np.linalg.solve(base, np.stack([xs, ys]))  # (2, N) in neighbour-vector units
+    ui = (np.floor((uv[0] % 1.0) * _FOLD)).astype(int) % _FOLD
+    vi = (np.floor((uv[1] % 1.0) * _FOLD)).astype(int) % _FOLD
+    fold = np.zeros((_FOLD, _FOLD), np.float64)
+    cnt = np.zeros((_FOLD, _FOLD), np.float64)
+    np.add.at(fold, (vi, ui), vals)
+    np.add.at(cnt, (vi, ui), 1)
+    fold = fold / np.maximum(cnt, 1)
+    fold -= fold.mean()
+    t = _template_cached()
+    # circular cross-correlation: score[dv, du] = sum fold[v+dv, u+du] * t[v, u]
+    score = np.real(np.fft.ifft2(np.fft.fft2(fold) * np.conj(np.fft.fft2(t))))
+    dv, du = np.unravel_index(np.argmax(score), score.shape)
+    offset = base @ np.array([(du + 0.5) / _FOLD, (dv + 0.5) / _FOLD])
+    return offset, float(score.max())
+
+
+_TEMPLATE: list[np.ndarray] = []
+
+
+def _template_cached() -> np.ndarray:
+    if not _TEMPLATE:
+        t = np.zeros((_FOLD, _FOLD), np.float64)
+        inv = np.linalg.inv(BASIS)
+        for pts, val in ((MIDPOINTS * 0.85, 1.0), (CORNERS * 0.85, -1.0)):
+            uv = (pts @ inv.T) % 1.0
+            for u, v in uv:
+                t[int(np.floor(v * _FOLD)) % _FOLD, int(np.floor(u * _FOLD)) % _FOLD] += val
+        # spread each point over its neighbourhood (wrap-around)
+        k = np.zeros_like(t)
+        for dv in (-1, 0, 1):
+            for du in (-1, 0, 1):
+                k += np.roll(np.roll(t, dv, 0), du, 1) * (1.0 if dv == du == 0 else 0.5)
+        _TEMPLATE.append(k)
+    return _TEMPLATE[0]
+
+
+# -- 3. per-cell refinement and homography ------------------------------------------
+
+_SEARCH = np.stack(np.meshgrid(np.linspace(-0.3, 0.3, 7), np.linspace(-0.3, 0.3, 7)), -1).reshape(-1, 2)
+_EDGE_PTS = np.concatenate([MIDPOINTS * 0.85, CORNERS * 0.85])
+_EDGE_W = np.r_[np.ones(6), -np.ones(6)]
+
+
+def cell_contrast(link: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray | None = None
+                  ) -> np.ndarray:
+    """Mean link value at the 6 midpoints minus at the 6 corners, per cell (and shift)."""
+    centres = np.asarray(cells, np.float64) @ BASIS.T
+    if shifts is None:
+        shifts = np.zeros((1, 2))
+    pts = centres[:, None, None, :] + shifts[None, :, None, :] + _EDGE_PTS[None, None, :, :]
+    img = lat.to_image(pts)
+    v = sample(link, img)
+    return (v * _EDGE_W).sum(-1) / 6.0  # (N, S)
+
+
+def refine(link: np.ndarray, lat: Lattice, cells: np.ndarray, min_contrast: float
+           ) -> tuple[Lattice, np.ndarray]:
+    """Move each cell to its best nearby position, refit H; returns (lattice, used cells)."""
+    sc = cell_contrast(link, lat, cells, _SEARCH)
+    best = sc.argmax(1)
+    good = sc[np.arange(len(cells)), best] > min_contrast
+    if good.sum() < 3:
+        return lat, cells[good]
+    plane = np.asarray(cells, np.float64)[good] @ BASIS.T
+    img = lat.to_image(plane + _SEARCH[best[good]])
+    if good.sum() >= 8:
+        H, inl = cv2.findHomography(plane, img, cv2.RANSAC, 0.15 * float(np.median(lat.cell_size(cells[good]))))
+    else:
+        A, inl = cv2.estimateAffinePartial2D(plane, img) if good.sum() < 4 else cv2.estimateAffine2D(plane, img)
+        H = None if A is None else np.vstack([A, [0, 0, 1]])
+    if H is None:
+        return lat, cells[good]
+    return Lattice(H, lat.score), cells[good]
+
+
+def fit_lattice(link: np.ndarray, mask: np.ndarray | None = None) -> Lattice | None:
+    """Find the lattice in a link image (float32 0..1, working scale); ``None`` if none.
+
+    ``mask`` (uint8, nonzero on tile-like pixels) says where the tiles are, to centre the
+    search; without it the link image's own mass is used.
+    """
+    h, w = link.shape
+    weights = link if mask is None else (mask > 0).astype(np.float32)
+    m = cv2.moments(weights)
+    if m["m00"] <= 0:
+        return None
+    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    # FFT on a reduced copy for speed
+    f = min(1.0, 384.0 / max(h, w))
+    small = cv2.resize(link, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else link
+    bases = [b / f for b in fourier_bases(small)]
+    best: Lattice | None = None
+    for base in bases:
+        size = np.linalg.norm(base[:, 0]) / SQ3
+        if size < 4:
+            continue
+        radius = 4.5 * size * SQ3
+        offset, score = fold_phase(link, base, centre, radius)
+        # normalise so a lattice and its double are comparable: contrast per sample
+        lat = Lattice(affine_from_basis(base, offset), score)
+        lat = _grow(link, lat, centre, w, h)
+        if lat is None:
+            continue
+        if best is None or lat.score > best.score * 1.1:
+            best = lat
+    return best
+
+
+def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) -> Lattice | None:
+    """Refine the lattice from the middle outwards; score = mean contrast of occupied cells."""
+    cells_all = lat.cells_in(w, h)
+    if len(cells_all) == 0:
+        return None
+    size0 = float(np.median(lat.cell_size(cells_all)))
+    min_c = 0.3
+    radius = 3.5 * size0 * SQ3
+    for _ in range(8):
+        cells_all = lat.cells_in(w, h)
+        if len(cells_all) == 0:
+            return None
+        c = lat.centres(cells_all)
+        near = np.linalg.norm(c - centre, axis=1) < radius
+        lat2, used = refine(link, lat, cells_all[near], min_c)
+        if len(used) < 1:
+            return None
+        lat = lat2
+        if near.all():
+            break
+        radius *= 1.7
+    cells_all = lat.cells_in(w, h)
+    con = cell_contrast(link, lat, cells_all)[:, 0]
+    occ = con > 0.3
+    lat.score = float(con[occ].sum()) if occ.any() else 0.0
+    return lat

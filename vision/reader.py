@@ -1,0 +1,230 @@
+"""Photo → Board: the reader's pipeline, stage by stage.
+
+decode (image_io) → working copy, Lab, link image (colours) → lattice (lattice, bodies)
+→ cells with a tile (link colour on the midpoints, black corners) → edge samples →
+per-photo colour model + joint identification, iterated (colours, identify) → frame so
+that ``r`` runs down the photo → Board with reader extras; off-lattice tiles → ``loose``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from referee.board import Board
+from referee.hexgrid import components
+
+from . import bodies, colours, identify, lattice
+from .image_io import Photo, load_photo
+from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice
+
+WORK_SIDE = 800
+"""Longest side of the working image used for finding tiles (px)."""
+
+OCCUPIED_CONTRAST = 0.3
+"""Minimum midpoint-minus-corner link contrast for a cell to hold a tile."""
+
+UNREADABLE_FIT = 0.55
+"""Below this mean edge-colour probability a tile is reported unreadable (covered...)."""
+
+LOW_CONFIDENCE = 0.5
+"""Readings under this confidence are flagged ``"low_confidence": true``."""
+
+# edge sample pattern in plane units: along the centre→midpoint ray and across it
+_RAY = np.array([0.68, 0.76, 0.84])
+_ACROSS = np.array([-0.07, 0.0, 0.07])
+
+
+def _edge_offsets() -> np.ndarray:
+    """(6, P, 2) plane offsets of the sample points of each edge."""
+    out = []
+    for k in range(6):
+        d = MIDPOINTS[k] / np.linalg.norm(MIDPOINTS[k])
+        n = np.array([-d[1], d[0]])
+        pts = [(SQ3 / 2) * t * d + a * n for t in _RAY for a in _ACROSS]
+        out.append(pts)
+    return np.array(out)
+
+
+EDGE_OFFSETS = _edge_offsets()
+CORNER_OFFSETS = CORNERS * 0.8
+
+
+@dataclass
+class Scene:
+    """Intermediate results of one read (kept for the overlay and for debugging)."""
+
+    photo: Photo
+    work: np.ndarray
+    work_scale: float                  # work pixel = original pixel * work_scale
+    lattice: Lattice | None = None
+    cells: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), int))
+    readings: list = field(default_factory=list)
+    unreadable: list = field(default_factory=list)
+    loose: list = field(default_factory=list)
+    frame_steps: int = 0
+
+
+def _working_copy(photo: Photo) -> tuple[np.ndarray, float]:
+    img = photo.image
+    h, w = img.shape[:2]
+    f = min(1.0, WORK_SIDE / max(h, w))
+    if f < 1.0:
+        img = cv2.resize(img, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
+    return img, photo.scale * (img.shape[1] / photo.image.shape[1])
+
+
+def _choose_frame(lat: Lattice, cells: np.ndarray) -> tuple[Lattice, int]:
+    """Turn the plane by a multiple of 60° so that +r (south) points down the photo.
+
+    Returns the new lattice and the number of clockwise steps the labels turned.
+    """
+    centre = cells.mean(0) if len(cells) else np.zeros(2)
+    p0 = centre @ BASIS.T
+    dirs = MIDPOINTS * 2 / SQ3  # unit vectors towards the 6 neighbours
+    img = lat.to_image(np.vstack([p0, p0 + dirs]))
+    dy = img[1:, 1] - img[0, 1]
+    dx = img[1:, 0] - img[0, 0]
+    down = dy / np.maximum(np.hypot(dx, dy), 1e-9)
+    e = int(np.argmax(down))       # old edge pointing most downwards becomes edge 3
+    k = (3 - e) % 6
+    th = -np.deg2rad(60 * k)         # p_old = Rcw(-60k) p_new
+    R = np.eye(3)
+    R[:2, :2] = [[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]]
+    return Lattice(lat.H @ R, lat.score), k
+
+
+def _find_lattice(link: np.ndarray, mask: np.ndarray) -> Lattice | None:
+    h, w = link.shape
+    cands: list[Lattice] = []
+    lat = lattice.fit_lattice(link, mask)
+    if lat is not None:
+        cands.append(lat)
+    hexes = sorted(bodies.single_hexagons(mask), key=lambda x: -x.iou * x.size)
+    for hx in hexes[:2]:
+        H = np.eye(3)
+        H[:2, :2] = hx.M
+        H[:2, 2] = hx.centre
+        grown = lattice._grow(link, Lattice(H), hx.centre, w, h)
+        if grown is not None:
+            cands.append(grown)
+    if not cands:
+        return None
+    return max(cands, key=lambda c: c.score)
+
+
+def _lab_samples(bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Lab (a, b centred on 0) of a BGR uint8 image sampled at points (..., 2)."""
+    v = lattice.sample(bgr, pts)
+    lab = colours.to_lab(np.clip(v.reshape(-1, 1, 3) + 0.5, 0, 255).astype(np.uint8))
+    return lab.reshape(v.shape).astype(np.float64)
+
+
+def _sample_cells(bgr: np.ndarray, lat_full: Lattice, cells: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Median Lab per edge (N, 6, 3) and Lab per corner (N, 6, 3) of each cell."""
+    centres = cells.astype(np.float64) @ BASIS.T
+    v = _lab_samples(bgr, lat_full.to_image(centres[:, None, None, :] + EDGE_OFFSETS[None]))
+    edges = np.median(v, axis=2)
+    corners = _lab_samples(bgr, lat_full.to_image(centres[:, None, :] + CORNER_OFFSETS[None]))
+    return edges, corners
+
+
+def analyse(source: Any, profile: Any = None) -> Scene:
+    """Run the whole pipeline and keep the intermediate results."""
+    photo = load_photo(source)
+    work, ws = _working_copy(photo)
+    scene = Scene(photo, work, ws)
+    lab = colours.to_lab(work)
+    model = colours.initial_model(lab)
+    model = _apply_profile(model, profile)
+    link = colours.link_image(lab, model.neutral)
+    link = cv2.GaussianBlur(link, (0, 0), 1.0)
+    mask = bodies.tile_mask(lab, link)
+    lat = _find_lattice(link, mask)
+    if lat is None:
+        return scene
+    h, w = link.shape
+    cells = lat.cells_in(w, h)
+    if len(cells) == 0:
+        return scene
+    con = lattice.cell_contrast(link, lat, cells)[:, 0]
+    occ = cells[con > OCCUPIED_CONTRAST]
+    if len(occ) == 0:
+        return scene
+    lat, steps = _choose_frame(lat, occ)
+    # the turned lattice relabels cells: recompute them in the new frame
+    cells = lat.cells_in(w, h)
+    con = lattice.cell_contrast(link, lat, cells)[:, 0]
+    occ = cells[con > OCCUPIED_CONTRAST]
+    scene.lattice, scene.frame_steps = lat, steps
+    # sample colours on the decoded image (more detail than the working copy)
+    full = photo.image
+    f = full.shape[1] / w
+    S = np.diag([f, f, 1.0])
+    lat_full = Lattice(S @ lat.H, lat.score)
+    edges, corners = _sample_cells(full, lat_full, occ)
+    model = colours.adapt_scale(model, edges.reshape(-1, 3))
+    readings = []
+    for _ in range(3):
+        logp = colours.log_probs(edges, model)
+        readings = identify.identify(logp)
+        labels = identify.edge_labels(readings).ravel()
+        weights = np.repeat([r.confidence for r in readings], 6)
+        model = colours.calibrate(model, edges.reshape(-1, 3), labels, weights)
+    keep, bad = [], []
+    centres = lat.centres(occ) / ws
+    for i, (cell, rd) in enumerate(zip(occ, readings)):
+        item = (tuple(int(v) for v in cell), rd, centres[i])
+        (keep if rd.fit >= UNREADABLE_FIT else bad).append(item)
+    scene.cells = occ
+    scene.readings = keep
+    scene.unreadable = bad
+    return scene
+
+
+def _apply_profile(model: colours.ColourModel, profile: Any) -> colours.ColourModel:
+    """Use what a calibration profile offers (a learnt neutral point / colour means)."""
+    if profile is None:
+        return model
+    neutral = getattr(profile, "neutral", None)
+    if neutral is not None:
+        model.neutral = np.asarray(neutral, np.float32)
+    means = getattr(profile, "colour_means", None)
+    if means is not None and np.shape(means) == (4, 3):
+        model.means = np.asarray(means, np.float64)
+    return model
+
+
+def to_board(scene: Scene) -> Board:
+    """The Board of an analysed scene, with CONTRACT.md's reader extras."""
+    board = Board()
+    for cell, rd, px in scene.readings:
+        board.place(cell, rd.tile, rd.rotation)
+        extra = {"confidence": round(rd.confidence, 4), "pixel": [round(float(px[0]), 1), round(float(px[1]), 1)]}
+        if rd.confidence < LOW_CONFIDENCE:
+            extra["low_confidence"] = True
+        board.extras[cell] = extra
+    board.loose = list(scene.loose)
+    board.meta["image"] = {"width": scene.photo.width, "height": scene.photo.height}
+    if scene.unreadable:
+        board.meta["unreadable"] = [
+            {"q": c[0], "r": c[1], "pixel": [round(float(px[0]), 1), round(float(px[1]), 1)],
+             "confidence": 0.0}
+            for c, rd, px in scene.unreadable
+        ]
+    return board
+
+
+def read_photo(path_or_image: Any, profile: Any = None) -> Board:
+    """Read a table photo: every tile's cell, number and rotation.
+
+    ``path_or_image``: a file path, encoded image bytes, or a BGR uint8 array.
+    ``profile``: an optional calibration profile (uses ``neutral`` / ``colour_means`` if set).
+    Returns a :class:`referee.board.Board` with ``extras[cell] = {"confidence", "pixel"}``,
+    ``loose`` tiles, ``meta["image"] = {"width", "height"}`` and, when tiles could not be
+    read (covered by a hand...), ``meta["unreadable"]``.  ``BadInput`` if undecodable.
+    """
+    return to_board(analyse(path_or_image, profile))
