@@ -50,7 +50,7 @@ def board_from_request() -> tuple[Board, Photo | None]:
     if request.mimetype == "multipart/form-data":
         photo = uploaded_photo()
         if photo is not None:
-            return services.read_photo(photo.pixels, profile()), photo
+            return services.read_photo(photo, profile()), photo
         board_file = request.files.get("board")
         text = board_file.read().decode("utf-8", "replace") if board_file else request.form.get("board")
         if text is not None:
@@ -90,7 +90,7 @@ def read():
     photo = uploaded_photo()
     if photo is None:
         raise BadInput("no photo: send the image in the multipart field 'photo'")
-    board = services.read_photo(photo.pixels, profile())
+    board = services.read_photo(photo, profile())
     return jsonify(board.to_json())
 
 

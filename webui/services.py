@@ -54,17 +54,20 @@ def load_profile(path: str | None) -> Any:
     return path
 
 
-def read_photo(pixels, profile: Any = None) -> Board:
-    """The board the photo reader sees in ``pixels`` (BGR array), as a :class:`Board`."""
+def read_photo(photo, profile: Any = None) -> Board:
+    """The board the photo reader sees in an uploaded photo (:class:`webui.images.Photo`).
+
+    The encoded bytes go to the reader, which decodes them (at reduced scale for big
+    photos) and answers ``BadInput`` for anything undecodable or truncated.
+    """
     vision = _module("vision")
     reader = getattr(vision, "read_photo", None)
     if reader is None:
         raise Unavailable("the photo reader (vision.read_photo) is not part of this build yet")
     with _reader_slots:
-        board = reader(pixels, profile=profile) if profile is not None else reader(pixels)
+        board = reader(photo.data, profile=profile) if profile is not None else reader(photo.data)
     if "image" not in board.meta:
-        h, w = pixels.shape[:2]
-        board.meta["image"] = {"width": int(w), "height": int(h)}
+        board.meta["image"] = {"width": photo.width, "height": photo.height}
     return board
 
 
@@ -98,7 +101,7 @@ def puzzle_names() -> list[str]:
 def check(puzzle: str, board: Board) -> dict[str, Any]:
     """The puzzle verdict ``{"puzzle", "solved", "reasons", ...}`` for ``board``."""
     puzzles = _module("referee.puzzles")
-    fn = getattr(puzzles, "check", None)
+    fn = getattr(puzzles, "check_puzzle", None) or getattr(puzzles, "check", None)
     if fn is None:
         raise Unavailable("referee.puzzles has no check function")
     verdict = fn(puzzle, board)

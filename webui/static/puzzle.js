@@ -6,6 +6,7 @@
   function show(verdict) {
     const box = el("div", { class: "puzzle-verdict " + (verdict.solved ? "solved" : "unsolved") });
     box.appendChild(el("h2", { id: "puzzle-solved" }, `${verdict.puzzle}: ${verdict.solved ? "solved" : "not solved"}`));
+    if (verdict.goal) box.appendChild(el("p", { class: "hint" }, "Goal: " + verdict.goal));
     if (verdict.reasons && verdict.reasons.length) {
       const ul = el("ul", { id: "reasons" });
       for (const r of verdict.reasons) ul.appendChild(el("li", {}, typeof r === "string" ? r : JSON.stringify(r)));
