@@ -118,7 +118,7 @@ def test_overlay_follows_reader_pixels(client):
     for t in data["tiles"]:
         x, y = to_pixel((t["q"], t["r"]), 57.7)
         t["pixel"] = [500 + x, 400 + y]
-        t["confidence"] = 0.5 if t is data["tiles"][0] else 0.99
+        t["confidence"] = 0.3 if t is data["tiles"][0] else 0.99
     data["image"] = {"width": 1200, "height": 900}
     data["loose"] = []
     r = client.post("/api/analyze?view=1", json=data)

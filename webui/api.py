@@ -17,7 +17,7 @@ from referee.errors import BadInput
 
 from . import diagram, services, words
 from .images import Photo, check_photo
-from .overlay import overlay
+from .overlay import is_low, overlay
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -74,6 +74,8 @@ def view_extras(board: Board, report: dict[str, Any]) -> dict[str, Any]:
         "overlay": overlay(board, report, low),
         "findings": words.findings(report),
         "low_confidence": low,
+        "low_tiles": [list(c) for c in sorted(board.tiles) if is_low(board.extras.get(c, {}), low)],
+        "unreadable": len(board.meta.get("unreadable") or []),
     }
 
 

@@ -15,6 +15,8 @@ from referee.board import Board
 from referee.hexgrid import to_pixel
 from referee.tiles import rotated_edges
 
+from .overlay import is_low
+
 SIZE = 40.0  # centre-to-corner, SVG units
 H = SIZE * math.sqrt(3) / 2  # centre-to-edge
 
@@ -74,14 +76,23 @@ def board_svg(board: Board, report: dict[str, Any] | None = None,
         "controlled": _cells(report.get("controlled_cells", [])),
         "hole": _cells(report.get("holes", [])),
     }
+    unreadable = {(u["q"], u["r"]) for u in board.meta.get("unreadable") or []
+                  if isinstance(u, dict) and isinstance(u.get("q"), int) and isinstance(u.get("r"), int)}
+    unreadable -= cells
     empties = set().union(*marks.values())
-    every = cells | empties or {(0, 0)}
+    every = cells | empties | unreadable or {(0, 0)}
     pts = [to_pixel(c, SIZE) for c in every]
     pad = SIZE * 1.3
     x0 = min(p[0] for p in pts) - pad
     y0 = min(p[1] for p in pts) - pad
     w = max(p[0] for p in pts) + pad - x0
     h = max(p[1] for p in pts) + pad - y0
+    # A board of one or two tiles should not fill the page: show at least ~7 cells across.
+    minimum = SIZE * 10
+    if w < minimum:
+        x0, w = x0 - (minimum - w) / 2, minimum
+    if h < minimum * 0.75:
+        y0, h = y0 - (minimum * 0.75 - h) / 2, minimum * 0.75
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board-diagram" '
            f'viewBox="{x0:.1f} {y0:.1f} {w:.1f} {h:.1f}" role="img" '
            f'aria-label="board diagram, {len(cells)} tiles">']
@@ -93,6 +104,13 @@ def board_svg(board: Board, report: dict[str, Any] | None = None,
                    f'points="{hex_points(cx, cy, SIZE - 1.5)}"><title>{escape(", ".join(kinds))} '
                    f'({c[0]}, {c[1]})</title></polygon>')
 
+    for c in sorted(unreadable):
+        cx, cy = to_pixel(c, SIZE)
+        out.append(f'<g class="unreadable" data-q="{c[0]}" data-r="{c[1]}"><title>unreadable tile at '
+                   f'({c[0]}, {c[1]}): click to say which</title>'
+                   f'<polygon points="{hex_points(cx, cy, SIZE - 1.5)}"/>'
+                   f'<text class="num" x="{cx:.1f}" y="{cy + 6:.1f}">?</text></g>')
+
     longest: dict[tuple[int, int], set[str]] = {}
     for colour, entry in report.get("colours", {}).items():
         for c in longest_cells(entry):
@@ -102,7 +120,7 @@ def board_svg(board: Board, report: dict[str, Any] | None = None,
         p = board.tiles[c]
         cx, cy = to_pixel(c, SIZE)
         conf = board.extras.get(c, {}).get("confidence")
-        low = isinstance(conf, (int, float)) and conf < low_confidence
+        low = is_low(board.extras.get(c, {}), low_confidence)
         cls = "tile low" if low else "tile"
         title = f"tile {p.tile}, rotation {p.rotation} at ({c[0]}, {c[1]})"
         if isinstance(conf, (int, float)):

@@ -63,6 +63,15 @@ def _scale_guess(src: np.ndarray, dst: np.ndarray) -> float:
     return 60.0  # a typical tile of ~120 px across, for a lone tile
 
 
+def is_low(extra: dict[str, Any], threshold: float) -> bool:
+    """Whether a read tile should be checked by hand: the reader flagged it, or its
+    confidence is under the page's threshold."""
+    conf = extra.get("confidence")
+    if extra.get("corrected"):
+        return False
+    return bool(extra.get("low_confidence")) or (isinstance(conf, (int, float)) and conf < threshold)
+
+
 def overlay(board: Board, report: dict[str, Any], low_confidence: float) -> dict[str, Any] | None:
     """Shapes to draw over the photo, in photo pixels; ``None`` without pixel data.
 
@@ -70,12 +79,20 @@ def overlay(board: Board, report: dict[str, Any], low_confidence: float) -> dict
     "marks": [{"kind", "cell", "x", "y"}], "mismatches": [{"x1","y1","x2","y2", ...}]}``.
     """
     image = board.meta.get("image") or {}
+    if not isinstance(image, dict):
+        return None
     known = {c: e["pixel"] for c, e in board.extras.items()
              if c in board.tiles and isinstance(e.get("pixel"), (list, tuple)) and len(e["pixel"]) == 2}
     if not image or not (known or board.loose):
         return None
-    cells = sorted(known)
-    fit = _fit(cells, [tuple(map(float, known[c])) for c in cells])
+    # Unreadable tiles have a cell and a pixel too: they help fit the lattice.
+    anchors = dict(known)
+    for u in board.meta.get("unreadable") or []:
+        if isinstance(u, dict) and isinstance(u.get("pixel"), (list, tuple)) and len(u["pixel"]) == 2 \
+                and isinstance(u.get("q"), int) and isinstance(u.get("r"), int):
+            anchors.setdefault((u["q"], u["r"]), u["pixel"])
+    cells = sorted(anchors)
+    fit = _fit(cells, [tuple(map(float, anchors[c])) for c in cells])
 
     def at(c: Cell):
         if c in known:
@@ -96,9 +113,15 @@ def overlay(board: Board, report: dict[str, Any], low_confidence: float) -> dict
         conf = board.extras.get(c, {}).get("confidence")
         tiles.append({"cell": list(c), "tile": p.tile, "rotation": p.rotation,
                       "x": round(xy[0], 1), "y": round(xy[1], 1), "confidence": conf,
-                      "low": isinstance(conf, (int, float)) and conf < low_confidence})
+                      "low": is_low(board.extras.get(c, {}), low_confidence)})
     loose = [{"tile": t.get("tile"), "x": t["pixel"][0], "y": t["pixel"][1]}
              for t in board.loose if isinstance(t.get("pixel"), (list, tuple))]
+    # Tiles the reader saw but could not read (a hand over them...): the page lets the
+    # player say which tile lies there.
+    unreadable = [{"cell": [u["q"], u["r"]], "x": u["pixel"][0], "y": u["pixel"][1]}
+                  for u in board.meta.get("unreadable") or []
+                  if isinstance(u, dict) and isinstance(u.get("pixel"), (list, tuple))
+                  and isinstance(u.get("q"), int) and isinstance(u.get("r"), int)]
     marks = []
     kinds = (("forced", [s["cell"] for s in report.get("forced_spaces", [])]),
              ("double", report.get("double_gobbles", [])),
@@ -127,5 +150,5 @@ def overlay(board: Board, report: dict[str, Any], low_confidence: float) -> dict
                      "x1": round(mx + px, 1), "y1": round(my + py, 1),
                      "x2": round(mx - px, 1), "y2": round(my - py, 1)})
     return {"width": image.get("width"), "height": image.get("height"),
-            "radius": round(radius, 1), "tiles": tiles, "loose": loose,
+            "radius": round(radius, 1), "tiles": tiles, "loose": loose, "unreadable": unreadable,
             "marks": marks, "mismatches": mism}

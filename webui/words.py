@@ -22,6 +22,10 @@ def kind_of(sentence: str) -> str:
     return "other"
 
 
+_SERIOUS = ("mismatch", "violation", "same", "hole", "double")
+
+
 def findings(report: dict[str, Any]) -> list[dict[str, str]]:
-    """``[{"kind", "text"}]``: one sentence per finding."""
-    return [{"kind": kind_of(s), "text": s} for s in describe(report)]
+    """``[{"kind", "text"}]``: one sentence per finding, broken rules first."""
+    items = [{"kind": kind_of(s), "text": s} for s in describe(report)]
+    return sorted(items, key=lambda f: f["kind"] not in _SERIOUS)

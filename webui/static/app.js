@@ -116,6 +116,14 @@ const TTC = (() => {
       g.appendChild(svg("title", {}, `loose tile ${t.tile === null || t.tile === undefined ? "?" : t.tile} (not part of the Tantrix)`));
       layer.appendChild(g);
     }
+    for (const u of ov.unreadable || []) {
+      const g = svg("g", { class: "unreadable", "data-q": u.cell[0], "data-r": u.cell[1] });
+      g.appendChild(svg("polygon", { points: hexPoints(u.x, u.y, r * 0.9) }));
+      g.appendChild(svg("text", { x: u.x, y: u.y + font * 0.35, "font-size": font * 1.4 }, "?"));
+      g.appendChild(svg("title", {}, `unreadable tile at (${u.cell[0]}, ${u.cell[1]}) — click to say which tile it is`));
+      g.addEventListener("click", () => openFix(u.cell[0], u.cell[1]));
+      layer.appendChild(g);
+    }
     for (const m of ov.mismatches) {
       const line = svg("line", { class: "mismatch", x1: m.x1, y1: m.y1, x2: m.x2, y2: m.y2, "stroke-width": Math.max(3, r * 0.14) });
       line.appendChild(svg("title", {}, `mismatch: ${m.colours[0]} meets ${m.colours[1]}`));
@@ -150,11 +158,12 @@ const TTC = (() => {
   function verdictText(report) {
     const bad = report.mismatches.length + (report.restraint_violations || []).length +
                 report.same_colour_forced.length + report.holes.length;
-    const low = (report.board.tiles || []).filter((t) => typeof t.confidence === "number" && t.confidence < report.low_confidence).length;
+    const low = (report.low_tiles || []).length;
     let text = `${report.tiles} tile${report.tiles === 1 ? "" : "s"} read. `;
     text += bad ? `${bad} problem${bad === 1 ? "" : "s"} found.` : "No problems found.";
     if (report.forced_spaces.length) text += ` ${report.forced_spaces.length} forced space${report.forced_spaces.length === 1 ? "" : "s"} to fill.`;
     if (low) text += ` ${low} tile${low === 1 ? "" : "s"} read with low confidence: please check the outlined tiles.`;
+    if (report.unreadable) text += ` ${report.unreadable} tile${report.unreadable === 1 ? "" : "s"} could not be read (marked ?): click to say which.`;
     return { text, bad: bad > 0 };
   }
 
@@ -170,7 +179,7 @@ const TTC = (() => {
     if (extraVerdict) v.appendChild(extraVerdict);
     v.appendChild(el("p", { id: "verdict-text" }, main.text));
     $("diagram").innerHTML = report.diagram;  // server-built SVG; every text in it is escaped
-    for (const g of $("diagram").querySelectorAll("g.tile")) {
+    for (const g of $("diagram").querySelectorAll("g.tile, g.unreadable")) {
       g.addEventListener("click", () => openFix(+g.dataset.q, +g.dataset.r));
     }
     const pane = $("photo-pane");
@@ -187,10 +196,15 @@ const TTC = (() => {
 
   function openFix(q, r) {
     if (!state.board) return;
-    const t = state.board.tiles.find((t) => t.q === q && t.r === r);
-    if (!t) return;
+    let t = state.board.tiles.find((t) => t.q === q && t.r === r);
+    if (!t) {
+      const u = (state.board.unreadable || []).find((u) => u.q === q && u.r === r);
+      if (!u) return;
+      t = { q, r, tile: 1, rotation: 0, confidence: 0 };
+    }
     $("fix-cell").textContent = `(${q}, ${r})`;
-    $("fix-conf").textContent = typeof t.confidence === "number" ? `read as tile ${t.tile}, rotation ${t.rotation}, confidence ${t.confidence.toFixed(2)}` : `tile ${t.tile}, rotation ${t.rotation}`;
+    $("fix-conf").textContent = !t.confidence && !t.pixel ? "not read: which tile lies here?" :
+      typeof t.confidence === "number" ? `read as tile ${t.tile}, rotation ${t.rotation}, confidence ${t.confidence.toFixed(2)}` : `tile ${t.tile}, rotation ${t.rotation}`;
     $("fix-tile").value = t.tile;
     $("fix-rot").value = t.rotation;
     const dlg = $("fix");
@@ -207,7 +221,14 @@ const TTC = (() => {
       ev.preventDefault();
       const q = +dlg.dataset.q, r = +dlg.dataset.r;
       const board = JSON.parse(JSON.stringify(state.board));
-      const t = board.tiles.find((t) => t.q === q && t.r === r);
+      let t = board.tiles.find((t) => t.q === q && t.r === r);
+      if (!t) {  // an unreadable tile named by hand: it joins the board at the reader's pixel
+        const i = (board.unreadable || []).findIndex((u) => u.q === q && u.r === r);
+        t = { q, r, pixel: board.unreadable[i].pixel };
+        board.unreadable.splice(i, 1);
+        board.tiles.push(t);
+      }
+      delete t.low_confidence;
       t.tile = parseInt($("fix-tile").value, 10);
       t.rotation = parseInt($("fix-rot").value, 10);
       t.confidence = 1.0;
