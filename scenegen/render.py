@@ -375,10 +375,25 @@ def _noise(img: np.ndarray, p: dict, rng: np.random.Generator) -> np.ndarray:
     h, w = img.shape[:2]
     # shot noise grows with the signal; dim exposures get amplified read noise as well
     gain = 1 / max(p["light"]["exposure"], 0.2)
-    sigma = s * np.sqrt(np.clip(img, 0, 255) / 64 + 0.5) * np.sqrt(gain)
-    n = rng.standard_normal((h, w, 3), dtype=np.float32)
-    lum = rng.standard_normal((h, w, 1), dtype=np.float32)
-    return img + sigma * (0.6 * n + 0.8 * lum)
+    sigma = cv2.sqrt(np.clip(img, 0, 255) / 64 + 0.5) * np.float32(s * math.sqrt(gain))
+    cv2.setRNGSeed(int(rng.integers(1 << 30)))
+    n = np.empty((h, w, 3), np.float32)
+    cv2.randn(n, 0, 0.6)
+    lum = np.empty((h, w), np.float32)
+    cv2.randn(lum, 0, 0.8)
+    n += lum[..., None]
+    return img + sigma * n
+
+
+def _sheen(img: np.ndarray, topmask: np.ndarray, p: dict, rng: np.random.Generator) -> None:
+    """Glossy tile tops mirror the bright room: a broad, smooth brightening across them."""
+    h, w = img.shape[:2]
+    s = p["light"].get("sheen", 0.0)
+    if s <= 0:
+        return
+    field = cv2.resize(rng.uniform(0, 1, (3, 3)).astype(np.float32), (w, h),
+                       interpolation=cv2.INTER_CUBIC)
+    img += (np.clip(field, 0, 1) * topmask * (45 * s))[..., None]
 
 
 def render_scene(board: Board | dict, params: dict | None = None, seed: int = 0
@@ -414,6 +429,7 @@ def render_scene(board: Board | dict, params: dict | None = None, seed: int = 0
     order = sorted(everything, key=lambda pc: -float(cam.depth(pc.xy[None], -th)[0]))
     for pc in order:
         _draw_piece(img, topmask, cam, pc, p, light_angle, rng)
+    _sheen(img, topmask, p, rng)
     spots = _glare(img, topmask, p, rng)
     centres_img = [cam.project_ideal(pc.xy[None], -th)[0] for pc in pieces]
     occ = _occluder(img, p, rng, centres_img)

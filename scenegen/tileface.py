@@ -27,13 +27,13 @@ APOTHEM = math.sqrt(3) / 2
 PALETTES: dict[str, dict[str, tuple[float, float, float]]] = {
     # BGR medians sampled from ../shared/real_tiles (matte, dark inks)
     "classic": {"red": (8, 14, 100), "yellow": (30, 148, 170), "green": (48, 78, 36),
-                "blue": (92, 30, 8), "body": (16, 14, 13)},
+                "blue": (92, 30, 8), "body": (18, 16, 15)},
     # the glossier, brighter edition seen in ../shared/real_photos/discovery10.jpg
     "bright": {"red": (48, 40, 215), "yellow": (20, 182, 220), "green": (60, 140, 38),
-               "blue": (205, 110, 45), "body": (38, 34, 38)},
+               "blue": (205, 110, 45), "body": (46, 42, 46)},
     # in between (the carpet photo)
     "mid": {"red": (45, 45, 170), "yellow": (40, 200, 210), "green": (55, 120, 45),
-            "blue": (170, 105, 45), "body": (30, 28, 27)},
+            "blue": (170, 105, 45), "body": (34, 32, 31)},
 }
 
 BACK_INKS = {"yellow": (30, 190, 220), "red": (40, 40, 200), "blue": (190, 100, 40),

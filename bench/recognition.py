@@ -1,0 +1,309 @@
+"""Recognition benchmark: run a photo reader over a synthetic tier and score it.
+
+    python -m bench.recognition --tier easy --reader vision.read:read_photo [--count N]
+    python -m bench.recognition --tier hard --reader tantrix          # the `tantrix read` command
+    python -m bench.recognition --tier easy --reader oracle           # reads the truth (100 %)
+    python -m bench.recognition --tier easy --reader degraded-oracle  # truth with errors
+
+A reader is a Python callable ``path -> board JSON dict`` named ``module:function``, or
+``tantrix`` for the ``tantrix read PHOTO`` command (JSON on stdout).  Figures:
+
+- detection precision / recall: reader tiles (``tiles`` and ``loose``, by their ``pixel``)
+  matched one-to-one to true tiles whose top-face centre is within 0.45 tile widths; a true
+  tile more than half hidden (``occluded``) is not counted as missed; face-down tiles are
+  neither wanted nor counted as false.
+- identity accuracy: boards aligned up to translation and 60° turns
+  (``referee.compare.best_alignment``); share of true tiles whose cell holds the same tile
+  number with the same rotation.
+- position accuracy: after the best occupancy alignment, |true ∩ read cells| / |true ∪ read|.
+- perfect-board rate: read position is the true position (``referee.compare.same_position``).
+- empty tables: share of tile-free photos where the reader invents no tile.
+- time per image (median, p95; wall clock of the reader call), and the same figures broken
+  down by tilt, light, tile size, table, board kind.
+
+Writes ``bench/results/recognition-<tier>-<reader>.json`` and ``.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib
+import json
+import math
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from referee.board import Board, Placement, board_from_json
+from referee.compare import best_alignment, same_position, turned
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+# -- readers -------------------------------------------------------------------------------
+
+def truth_path(photo: str | Path) -> Path:
+    return Path(photo).with_suffix(".json")
+
+
+def oracle(photo: str | Path) -> dict:
+    """A perfect reader: returns the ground truth saved beside the photo."""
+    t = json.loads(truth_path(photo).read_text())
+    return {"tiles": t["tiles"], "loose": t.get("loose", []), "image": t.get("image")}
+
+
+def degraded_oracle(photo: str | Path) -> dict:
+    """The truth with typical reader mistakes, deterministically per photo: a missed tile,
+    a tile read one turn off, a near-neighbour confusion, a tile invented on an empty table."""
+    out = oracle(photo)
+    h = int.from_bytes(hashlib.sha256(Path(photo).name.encode()).digest()[:8], "little")
+    rng = np.random.default_rng(h)
+    tiles = [dict(t) for t in out["tiles"]]
+    if tiles and rng.random() < 0.3:
+        tiles.pop(int(rng.integers(len(tiles))))
+    if tiles and rng.random() < 0.3:
+        t = tiles[int(rng.integers(len(tiles)))]
+        t["rotation"] = (t["rotation"] + 1) % 6
+    if tiles and rng.random() < 0.15:
+        t = tiles[int(rng.integers(len(tiles)))]
+        used = {x["tile"] for x in tiles} | {x.get("tile") for x in out["loose"]}
+        t["tile"] = next(n for n in range(1, 57) if n not in used)
+    if not tiles and rng.random() < 0.3:
+        w = (out.get("image") or {}).get("width", 100)
+        tiles.append({"q": 0, "r": 0, "tile": 1, "rotation": 0, "pixel": [w / 2, w / 3]})
+    out["tiles"] = tiles
+    return out
+
+
+def _command_reader(photo: str | Path) -> dict:
+    p = subprocess.run(["tantrix", "read", str(photo)], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(p.stderr.strip().splitlines()[-1] if p.stderr.strip() else f"exit {p.returncode}")
+    return json.loads(p.stdout)
+
+
+def load_reader(spec: str) -> Callable[[str], dict]:
+    """``oracle``, ``degraded-oracle``, ``tantrix`` or ``module:function``."""
+    if spec == "oracle":
+        return oracle
+    if spec == "degraded-oracle":
+        return degraded_oracle
+    if spec == "tantrix":
+        return _command_reader
+    if ":" not in spec:
+        raise SystemExit(f"reader {spec!r}: give module:function, 'tantrix' or 'oracle'")
+    mod, fn = spec.split(":", 1)
+    return getattr(importlib.import_module(mod), fn)
+
+
+def reader_name(spec: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", spec.replace(":", "."))
+
+
+# -- scoring one image ---------------------------------------------------------------------
+
+def _board(tiles: list[dict]) -> Board:
+    b = Board()
+    for t in tiles:
+        try:
+            b.place((int(t["q"]), int(t["r"])), int(t["tile"]), int(t["rotation"]) % 6)
+        except Exception:  # a reader's duplicate or malformed tile: skip it, it scores nothing
+            continue
+    return b
+
+
+def occupancy_overlap(truth: Board, read: Board) -> tuple[int, int]:
+    """Best (|∩|, |∪|) of occupied cells over translations and 60° turns of ``read``."""
+    tc = set(truth.tiles)
+    if not tc or not read.tiles:
+        return 0, len(tc | set(read.tiles))
+    best = 0
+    for steps in range(6):
+        cells = list(turned(read, steps))
+        offsets = {(a[0] - b[0], a[1] - b[1]) for a in tc for b in cells}
+        for dq, dr in offsets:
+            n = sum(1 for q, r in cells if (q + dq, r + dr) in tc)
+            best = max(best, n)
+    return best, len(tc) + len(read.tiles) - best
+
+
+def _detections(truth: dict, read: dict) -> tuple[int, int, int]:
+    """(true positives, reader detections counted, true tiles wanted)."""
+    hidden = {(o["q"], o["r"]) for o in truth.get("occluded", []) if o.get("fraction", 0) > 0.5}
+    objs = [(t["pixel"], (t["q"], t["r"]) in hidden, t["corners"]) for t in truth["tiles"]]
+    objs += [(t["pixel"], False, t["corners"]) for t in truth.get("loose", [])]
+    ignore = [t["pixel"] for t in truth.get("face_down", [])]
+    dets = [t["pixel"] for t in list(read.get("tiles", [])) + list(read.get("loose", []))
+            if isinstance(t, dict) and isinstance(t.get("pixel"), (list, tuple))]
+    widths = [max(np.linalg.norm(np.subtract(c[0], c[3])), 1.0) for _, _, c in objs]
+    used, tp = set(), 0
+    counted = 0
+    for d in dets:
+        best, bi = None, None
+        for i, (p, _, _) in enumerate(objs):
+            if i in used:
+                continue
+            dist = math.dist(d, p)
+            if dist < 0.45 * widths[i] and (best is None or dist < best):
+                best, bi = dist, i
+        if bi is not None:
+            used.add(bi)
+            tp += 1
+            counted += 1
+        elif not any(math.dist(d, f) < 0.45 * (np.median(widths) if widths else 50) for f in ignore):
+            counted += 1
+    wanted = sum(1 for i, (_, hid, _) in enumerate(objs) if not hid or i in used)
+    return tp, counted, wanted
+
+
+def score_image(truth: dict, read: dict | None) -> dict[str, Any]:
+    """All per-image figures for one reader answer (``None`` = the reader failed)."""
+    read = read or {"tiles": []}
+    tb, rb = _board(truth["tiles"]), _board(read.get("tiles", []))
+    if tb.tiles:
+        _, _, agree = best_alignment(tb, rb) if rb.tiles else (0, (0, 0), 0)
+    else:
+        agree = 0
+    inter, union = occupancy_overlap(tb, rb)
+    tp, dets, wanted = _detections(truth, read)
+    return {
+        "truth_tiles": len(tb), "read_tiles": len(rb), "agree": int(agree),
+        "cells_inter": inter, "cells_union": union,
+        "tp": tp, "detections": dets, "wanted": wanted,
+        "perfect": bool(same_position(tb, rb)),
+    }
+
+
+def conditions(truth: dict) -> dict[str, str]:
+    """Condition bins of a shot, for the breakdown tables."""
+    p = truth["render"]
+    tilt = p["tilt_deg"]
+    L = p["light"]
+    px = p.get("tile_px_measured") or p["tile_px"]
+    return {
+        "tilt": "0-15°" if tilt < 15 else "15-30°" if tilt < 30 else "30-50°",
+        "light": "dim" if L["exposure"] < 0.65 else ("warm" if L["kelvin"] < 3800 and L["white_balance"] < 0.5
+                                                     else "normal"),
+        "size": "<35px" if px < 35 else "35-70px" if px < 70 else "70-140px" if px < 140 else ">140px",
+        "table": p["table"]["kind"],
+        "board": p.get("board_kind", "?"),
+    }
+
+
+def summarise(rows: list[dict]) -> dict[str, Any]:
+    """Aggregate per-image rows into the headline figures (micro-averaged over tiles)."""
+    def ratio(a, b):
+        return round(a / b, 4) if b else None
+    n = len(rows)
+    tiles = sum(r["truth_tiles"] for r in rows)
+    empty = [r for r in rows if r["truth_tiles"] == 0]
+    times = [r["seconds"] for r in rows if r.get("seconds") is not None]
+    return {
+        "images": n,
+        "tiles": tiles,
+        "detection_precision": ratio(sum(r["tp"] for r in rows), sum(r["detections"] for r in rows)),
+        "detection_recall": ratio(sum(r["tp"] for r in rows), sum(r["wanted"] for r in rows)),
+        "identity_accuracy": ratio(sum(r["agree"] for r in rows), tiles),
+        "position_accuracy": ratio(sum(r["cells_inter"] for r in rows), sum(r["cells_union"] for r in rows)),
+        "perfect_board_rate": ratio(sum(r["perfect"] for r in rows), n),
+        "empty_tables": len(empty),
+        "empty_table_clean_rate": ratio(sum(r["read_tiles"] == 0 for r in empty), len(empty)),
+        "reader_errors": sum(1 for r in rows if r.get("error")),
+        "median_seconds": round(float(np.median(times)), 4) if times else None,
+        "p95_seconds": round(float(np.percentile(times, 95)), 4) if times else None,
+    }
+
+
+def run(tier: str, reader_spec: str, count: int | None = None, progress: bool = True
+        ) -> dict[str, Any]:
+    """Benchmark ``reader_spec`` on the first ``count`` images of ``tier``; return the report."""
+    from tqdm import tqdm
+
+    from bench.datasets import ensure_tier
+    photos = ensure_tier(tier, count, progress=progress)
+    reader = load_reader(reader_spec)
+    rows = []
+    for photo in tqdm(photos, desc=f"reading {tier}", unit="img", file=sys.stderr, disable=not progress):
+        truth = json.loads(truth_path(photo).read_text())
+        err = None
+        t0 = time.perf_counter()
+        try:
+            read = reader(str(photo))
+        except Exception as e:  # a reader failure scores as an empty answer
+            read, err = None, f"{type(e).__name__}: {e}"[:200]
+        secs = time.perf_counter() - t0
+        row = score_image(truth, read)
+        row.update({"image": photo.name, "seconds": round(secs, 4), "error": err,
+                    "conditions": conditions(truth)})
+        rows.append(row)
+    breakdown: dict[str, dict[str, Any]] = {}
+    for key in ("tilt", "light", "size", "table", "board"):
+        bins: dict[str, list] = {}
+        for r in rows:
+            bins.setdefault(r["conditions"][key], []).append(r)
+        breakdown[key] = {b: summarise(v) for b, v in sorted(bins.items())}
+    return {"tier": tier, "reader": reader_spec, "summary": summarise(rows),
+            "breakdown": breakdown, "images": rows}
+
+
+def _pct(v) -> str:
+    return "–" if v is None else f"{100 * v:.1f} %"
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The report as Markdown tables."""
+    s = report["summary"]
+    lines = [f"### Recognition: tier `{report['tier']}`, reader `{report['reader']}`", "",
+             "| figure | value |", "|---|---|",
+             f"| images (tiles) | {s['images']} ({s['tiles']}) |",
+             f"| detection precision | {_pct(s['detection_precision'])} |",
+             f"| detection recall | {_pct(s['detection_recall'])} |",
+             f"| tile identity accuracy (number + rotation) | {_pct(s['identity_accuracy'])} |",
+             f"| position accuracy | {_pct(s['position_accuracy'])} |",
+             f"| perfect boards | {_pct(s['perfect_board_rate'])} |",
+             f"| empty tables with no invented tile | {_pct(s['empty_table_clean_rate'])} of {s['empty_tables']} |",
+             f"| reader errors | {s['reader_errors']} |",
+             f"| time per image, median / p95 | {s['median_seconds']} s / {s['p95_seconds']} s |",
+             "", "| condition | bin | images | recall | precision | identity | perfect |",
+             "|---|---|---|---|---|---|---|"]
+    for key, bins in report["breakdown"].items():
+        for b, v in bins.items():
+            lines.append(f"| {key} | {b} | {v['images']} | {_pct(v['detection_recall'])} | "
+                         f"{_pct(v['detection_precision'])} | {_pct(v['identity_accuracy'])} | "
+                         f"{_pct(v['perfect_board_rate'])} |")
+    return "\n".join(lines) + "\n"
+
+
+def write(report: dict[str, Any], out_dir: Path = RESULTS) -> Path:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"recognition-{report['tier']}-{reader_name(report['reader'])}"
+    path = out_dir / f"{stem}.json"
+    path.write_text(json.dumps(report, indent=1))
+    (out_dir / f"{stem}.md").write_text(markdown(report))
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    from scenegen import TIERS
+    ap = argparse.ArgumentParser(prog="python -m bench.recognition",
+                                 description="Score a photo reader on a synthetic tier.")
+    ap.add_argument("--tier", default="easy", choices=TIERS)
+    ap.add_argument("--reader", default="tantrix",
+                    help="module:function, 'tantrix' (the command), 'oracle' or 'degraded-oracle'")
+    ap.add_argument("--count", type=int, default=None, help="first N images of the tier only")
+    ap.add_argument("--out", type=Path, default=RESULTS, help="results directory")
+    a = ap.parse_args(argv)
+    report = run(a.tier, a.reader, a.count)
+    path = write(report, a.out)
+    print(markdown(report))
+    print(f"written {path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
