@@ -1,0 +1,260 @@
+"""The web companion over real HTTP: a server on a free loopback port, real uploads of
+the sample photos, 20 concurrent uploads, and games surviving a crash and restart.
+
+The helpers at the top (servers, multipart uploads with the standard library) are also
+used by the browser test."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import signal
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_images"
+REAL = ROOT.parent / "shared" / "real_photos"
+
+
+def photos() -> list[Path]:
+    """The bundled sample photos plus the two shared real photos."""
+    out = sorted(p for p in SAMPLES.glob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    return out + sorted(REAL.glob("*.jpg"))
+
+
+def multipart(fields: dict[str, tuple[str, bytes, str]]) -> tuple[bytes, str]:
+    """Encode ``{name: (filename, data, content_type)}`` as multipart/form-data."""
+    boundary = "----ttc" + secrets.token_hex(8)
+    parts = []
+    for name, (filename, data, ctype) in fields.items():
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; '
+                     f'filename="{filename}"\r\nContent-Type: {ctype}\r\n\r\n'.encode() + data + b"\r\n")
+    body = b"".join(parts) + f"--{boundary}--\r\n".encode()
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+def request(method: str, url: str, body: bytes | None = None, ctype: str | None = None,
+            timeout: float = 120) -> tuple[int, dict | None, bytes]:
+    """(status, parsed JSON or None, raw body) for one HTTP request; never raises on 4xx/5xx."""
+    req = urllib.request.Request(url, data=body, method=method)
+    if ctype:
+        req.add_header("Content-Type", ctype)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            status, raw = r.status, r.read()
+    except urllib.error.HTTPError as e:
+        status, raw = e.code, e.read()
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        data = None
+    return status, data, raw
+
+
+def upload(url: str, path: Path | None = None, data: bytes | None = None, name: str = "photo.jpg"):
+    if data is None:
+        data = path.read_bytes()
+        name = path.name
+    body, ctype = multipart({"photo": (name, data, "application/octet-stream")})
+    return request("POST", url, body, ctype)
+
+
+def post_json(url: str, obj) -> tuple[int, dict | None, bytes]:
+    return request("POST", url, json.dumps(obj).encode(), "application/json")
+
+
+class ThreadServer:
+    """The app served by werkzeug in a thread on a free loopback port."""
+
+    def __init__(self, app):
+        from werkzeug.serving import make_server
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(10)
+
+
+class ProcessServer:
+    """``tantrix serve`` as a separate process (so it can be killed like a crash)."""
+
+    def __init__(self, data_dir: Path, *extra: str):
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tantrix", "serve", "--port", "0", "--data-dir", str(data_dir), *extra],
+            cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        line = self.proc.stderr.readline()
+        m = re.search(r"http://([\d.]+):(\d+)/", line)
+        if not m:
+            self.proc.kill()
+            raise RuntimeError(f"server did not start: {line!r}")
+        self.url = f"http://{m.group(1)}:{m.group(2)}"
+        self.port = int(m.group(2))
+
+    def crash(self) -> None:
+        """SIGKILL: no clean-up code runs, as in a power cut or an OOM kill."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        if self.proc.stderr:
+            self.proc.stderr.close()
+
+
+# ====================================================================== tests
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from referee.analysis import analyze
+from referee.board import board_from_json, load
+from referee.randomgame import random_position
+
+PHOTOS = photos()
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """What the reader says about each photo, read directly (no web app in between)."""
+    import vision
+    return {p: vision.read_photo(p) for p in PHOTOS}
+
+
+@pytest.fixture()
+def server(tmp_path):
+    from webui import create_app
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "MAX_CONTENT_LENGTH": 8 * 1024 * 1024})
+    with ThreadServer(app) as s:
+        yield s
+
+
+def test_there_are_photos_to_upload():
+    assert len(PHOTOS) >= 2, PHOTOS
+
+
+@pytest.mark.parametrize("photo", PHOTOS, ids=lambda p: p.name)
+def test_real_uploads_read_and_analyse_like_the_reader(server, reference, photo):
+    status, data, _ = upload(server.url + "/api/read", photo)
+    assert status == 200, data
+    expected = reference[photo]
+    assert board_from_json(data).tiles == expected.tiles
+    assert data["image"] == expected.meta["image"]
+    assert all("confidence" in t and "pixel" in t for t in data["tiles"])
+    status, report, _ = upload(server.url + "/api/analyze", photo)
+    assert status == 200
+    want = json.loads(json.dumps(analyze(expected)))
+    assert {k: v for k, v in report.items() if k != "board"} == want
+
+
+def test_sample_board_json_over_http(server):
+    for path in sorted(SAMPLES.glob("*.json")):
+        board = load(path)
+        status, report, _ = post_json(server.url + "/api/analyze", json.loads(path.read_text()))
+        assert status == 200, (path, report)
+        assert report["tiles"] == len(board)
+
+
+def test_bad_uploads_over_http_are_clear_4xx(server):
+    status, data, raw = upload(server.url + "/api/read", data=b"this is a text file, not a photo" * 10, name="x.jpg")
+    assert status == 400 and "not a supported image" in data["error"] and b"Traceback" not in raw
+    whole = PHOTOS[-1].read_bytes()
+    status, data, _ = upload(server.url + "/api/read", data=whole[: len(whole) // 2], name="cut.jpg")
+    assert status == 400 and "truncated" in data["error"]
+    status, data, _ = upload(server.url + "/api/read", data=b"\xff\xd8\xff" + bytes(9 * 1024 * 1024), name="big.jpg")
+    assert status == 413 and "too large" in data["error"]
+    status, data, _ = request("POST", server.url + "/api/analyze", b"{nope", "application/json")
+    assert status == 400 and "malformed JSON" in data["error"]
+
+
+def test_twenty_concurrent_uploads_all_answer_correctly(server, reference):
+    jobs = [PHOTOS[i % len(PHOTOS)] for i in range(20)]
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(20) as pool:
+        answers = list(pool.map(lambda p: upload(server.url + "/api/analyze", p), jobs))
+    elapsed = time.perf_counter() - t0
+    print(f"\n20 concurrent uploads ({len(PHOTOS)} distinct photos): {elapsed:.1f} s")
+    for photo, (status, report, _) in zip(jobs, answers):
+        assert status == 200, report
+        assert board_from_json(report["board"]).tiles == reference[photo].tiles
+        assert report["colours"] == json.loads(json.dumps(analyze(reference[photo])))["colours"]
+
+
+def _game_with_turns(url: str, photo: Path) -> tuple[str, list]:
+    status, game, _ = post_json(url + "/api/games", {"name": "Survivor", "players": [
+        {"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "yellow"}]})
+    assert status == 201
+    gid = game["id"]
+    boards = [random_position(n, seed=21).to_json() for n in (3, 6)]
+    for b in boards:
+        assert post_json(f"{url}/api/games/{gid}/turns", b)[0] == 201
+    status, turn, _ = upload(f"{url}/api/games/{gid}/turns", photo)
+    assert status == 201, turn
+    return gid, boards
+
+
+def test_game_survives_restart_and_a_crash_mid_upload(tmp_path):
+    data_dir = tmp_path / "games"
+    photo = PHOTOS[-1]
+    srv = ProcessServer(data_dir)
+    try:
+        gid, boards = _game_with_turns(srv.url, photo)
+        before = request("GET", f"{srv.url}/api/games/{gid}")[1]
+        assert len(before["turns"]) == 3
+        # Start one more upload, send half of it, and kill the server while it waits.
+        import socket
+        body, ctype = multipart({"photo": (photo.name, photo.read_bytes(), "image/jpeg")})
+        sock = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+        sock.sendall(f"POST /api/games/{gid}/turns HTTP/1.1\r\nHost: x\r\nContent-Type: {ctype}\r\n"
+                     f"Content-Length: {len(body)}\r\n\r\n".encode() + body[: len(body) // 2])
+        time.sleep(0.3)
+        srv.crash()
+        sock.close()
+    finally:
+        srv.stop()
+    # Again, with the whole upload sent: the server dies while reading or storing it.
+    srv = ProcessServer(data_dir)
+    try:
+        sock = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+        sock.sendall(f"POST /api/games/{gid}/turns HTTP/1.1\r\nHost: x\r\nContent-Type: {ctype}\r\n"
+                     f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        time.sleep(0.05)
+        srv.crash()
+        sock.close()
+    finally:
+        srv.stop()
+    srv = ProcessServer(data_dir)
+    try:
+        status, after, _ = request("GET", f"{srv.url}/api/games/{gid}")
+        assert status == 200
+        # every earlier turn intact; the killed upload is either wholly there or absent
+        assert after["turns"][:3] == before["turns"]
+        assert len(after["turns"]) in (3, 4)
+        assert [t["board"]["tiles"] for t in after["turns"][:2]] == [b["tiles"] for b in boards]
+        status, _, raw = request("GET", srv.url + after["turns"][2]["photo"])
+        assert status == 200 and raw == photo.read_bytes()
+        # and the game goes on
+        assert post_json(f"{srv.url}/api/games/{gid}/turns", random_position(8, seed=21).to_json())[0] == 201
+        status, page, raw = request("GET", f"{srv.url}/games/{gid}")
+        assert status == 200 and b"Survivor" in raw
+    finally:
+        srv.stop()
