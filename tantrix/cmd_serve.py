@@ -25,10 +25,6 @@ def run(args: argparse.Namespace) -> int:
 
     from webui import create_app
 
-    if args.profile is not None:
-        import os
-        if not os.path.isfile(args.profile):
-            raise BadInput(f"{args.profile}: no such profile file")
     try:
         app = create_app({"DATA_DIR": args.data_dir, "PROFILE": args.profile,
                           "MAX_CONTENT_LENGTH": int(args.max_upload_mb * 1024 * 1024)})

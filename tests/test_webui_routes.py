@@ -278,3 +278,22 @@ def test_output_is_escaped(client):
         html = client.get(url).get_data(as_text=True)
         assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
         assert "<b>x</b>" not in html
+
+
+# ------------------------------------------------------------------ calibration profiles
+def test_bad_profile_upload_is_400(client):
+    from pathlib import Path
+    photo = Path(__file__).resolve().parent.parent.parent / "shared" / "real_photos" / "carpet13.jpg"
+    for text, needle in ((b"{not json", "not valid JSON"), (b'{"format": "other"}', "format")):
+        r = client.post("/api/read", data={"photo": (io.BytesIO(photo.read_bytes()), "p.jpg"),
+                                           "profile": (io.BytesIO(text), "p.json")})
+        assert r.status_code == 400 and needle in r.json["error"], r.json
+
+
+def test_serve_refuses_a_missing_profile_with_exit_2(tmp_path):
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "tantrix", "serve", "--port", "0", "--data-dir", str(tmp_path),
+                        "--profile", str(tmp_path / "nope.json")], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "profile" in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1

@@ -40,9 +40,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from . import services
     services.set_reader_concurrency(app.config["READER_CONCURRENCY"])
-    # The profile is loaded once, lazily at first use, so a missing calibration module
-    # or a bad file shows up as a clear error on the request that needs it.
-    app.extensions["tantrix_profile"] = None
+    # Loaded once at start-up so a bad profile file stops `tantrix serve` with a clear
+    # one-line message instead of failing every upload later.
+    app.extensions["tantrix_profile"] = services.load_profile(app.config["PROFILE"])
 
     from .api import bp as api_bp
     from .games import bp as games_bp

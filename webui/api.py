@@ -23,11 +23,15 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 def profile() -> Any:
-    """The calibration profile given at start-up, loaded on first use."""
-    app = current_app
-    if app.extensions.get("tantrix_profile") is None and app.config.get("PROFILE"):
-        app.extensions["tantrix_profile"] = services.load_profile(app.config["PROFILE"])
-    return app.extensions.get("tantrix_profile")
+    """The calibration profile for this request: an uploaded ``profile`` file (multipart),
+    else the one given at start-up (``tantrix serve --profile``), else ``None``."""
+    f = request.files.get("profile") if request.mimetype == "multipart/form-data" else None
+    if f is not None and f.filename:
+        try:
+            return services.parse_profile(f.read().decode("utf-8"))
+        except UnicodeDecodeError:
+            raise BadInput("profile: not a text (JSON) file") from None
+    return current_app.extensions.get("tantrix_profile")
 
 
 def uploaded_photo() -> Photo | None:

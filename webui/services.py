@@ -54,6 +54,11 @@ def load_profile(path: str | None) -> Any:
     return path
 
 
+def parse_profile(text: str) -> Any:
+    """A calibration profile from JSON text (a per-request upload); ``BadInput`` if bad."""
+    return _module("calibration.profile").loads(text)
+
+
 def read_photo(photo, profile: Any = None) -> Board:
     """The board the photo reader sees in an uploaded photo (:class:`webui.images.Photo`).
 

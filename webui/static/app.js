@@ -270,9 +270,38 @@ const TTC = (() => {
     });
   }
 
+  /* A calibration profile chosen on the page is remembered in this browser and sent
+     with every photo (the server's own --profile is used when none is chosen). */
+  const PROFILE_KEY = "tantrix-profile";
+  function setupProfile() {
+    const input = $("profile-file");
+    if (!input) return;
+    const show = () => {
+      const saved = localStorage.getItem(PROFILE_KEY);
+      $("profile-name").textContent = saved ? "using " + JSON.parse(saved).name : "";
+      $("profile-clear").hidden = !saved;
+    };
+    input.addEventListener("change", async () => {
+      const f = input.files[0];
+      input.value = "";
+      if (!f) return;
+      const text = await f.text();
+      try { JSON.parse(text); } catch (e) { showError("that profile is not JSON: " + e.message); return; }
+      localStorage.setItem(PROFILE_KEY, JSON.stringify({ name: f.name, text }));
+      show();
+    });
+    $("profile-clear").addEventListener("click", () => { localStorage.removeItem(PROFILE_KEY); show(); });
+    show();
+  }
+
   function photoForm(file) {
     const fd = new FormData();
     fd.append("photo", file, file.name || "photo.jpg");
+    const saved = localStorage.getItem(PROFILE_KEY);
+    if (saved) {
+      const p = JSON.parse(saved);
+      fd.append("profile", new Blob([p.text], { type: "application/json" }), p.name);
+    }
     return fd;
   }
 
@@ -281,6 +310,6 @@ const TTC = (() => {
     state.photoURL = file ? URL.createObjectURL(file) : null;
   }
 
-  document.addEventListener("DOMContentLoaded", setupFix);
+  document.addEventListener("DOMContentLoaded", () => { setupFix(); setupProfile(); });
   return { $, el, state, send, render, showError, setupUpload, photoForm, setPhoto, progress, openFix };
 })();
