@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board import Board
-from .gobbles import forced_spaces
+from .gobbles import forced_spaces, neighbour_counts
 from .holes import holes
 from .matching import mismatches
 from .paths import all_colour_paths
@@ -24,7 +24,8 @@ def analyze(board: Board, *, paths: bool = True) -> dict[str, Any]:
     and ``loops`` as lists of cell sequences (omitted with ``paths=False``).
     Loose tiles are not part of the position and are ignored.
     """
-    spaces = forced_spaces(board)
+    counts = neighbour_counts(board.tiles)
+    spaces = forced_spaces(board, counts)
     colours: dict[str, Any] = {}
     for colour, cp in all_colour_paths(board).items():
         entry: dict[str, Any] = {
@@ -49,11 +50,11 @@ def analyze(board: Board, *, paths: bool = True) -> dict[str, Any]:
         ],
         "double_gobbles": [_cell(s.cell) for s in spaces if s.double],
         "same_colour_forced": [_cell(s.cell) for s in spaces if s.same_colour],
-        "controlled_cells": [_cell(c) for c in controlled_cells(board)],
+        "controlled_cells": [_cell(c) for c in controlled_cells(board, counts)],
         "holes": [_cell(c) for c in holes(board)],
         "restraint_violations": [
             {"rule": v.rule, "cells": [_cell(c) for c in v.cells], "reason": v.reason}
-            for v in restraint_violations(board)
+            for v in restraint_violations(board, spaces)
         ],
         "colours": colours,
     }

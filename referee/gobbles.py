@@ -60,10 +60,11 @@ def neighbour_counts(occupied: Iterable[Cell] | dict) -> dict[Cell, int]:
     return counts
 
 
-def forced_spaces(board: Board) -> list[ForcedSpace]:
-    """Every forced space of the board, sorted by cell."""
+def forced_spaces(board: Board, counts: dict[Cell, int] | None = None) -> list[ForcedSpace]:
+    """Every forced space of the board, sorted by cell (``counts`` as :func:`neighbour_counts`)."""
     out = []
-    for cell, k in sorted(neighbour_counts(board.tiles).items()):
+    counts = neighbour_counts(board.tiles) if counts is None else counts
+    for cell, k in sorted(counts.items()):
         if k >= FORCED:
             out.append(ForcedSpace(cell, k, tuple(facing_colours(board, cell))))
     return out

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import Board
-from .gobbles import DOUBLE, FORCED, forced_spaces, neighbour_counts
+from .gobbles import DOUBLE, FORCED, ForcedSpace, forced_spaces, neighbour_counts
 from .hexgrid import DIRECTIONS, Cell
 
 _MAX_ROUNDS = 10_000  # the cascade stays inside the tiles' hex-convex hull; this is a guard
@@ -74,10 +74,10 @@ def _occupy(c: Cell, occ: set[Cell], counts: dict[Cell, int]) -> set[Cell]:
     counts.pop(c, None)
     made = set()
     q, r = c
-    for dq, dr in DIRECTIONS:
-        n = (q + dq, r + dr)
+    get = counts.get
+    for n in ((q, r - 1), (q + 1, r - 1), (q + 1, r), (q, r + 1), (q - 1, r + 1), (q - 1, r)):
         if n not in occ:
-            k = counts.get(n, 0) + 1
+            k = get(n, 0) + 1
             counts[n] = k
             if k >= FORCED:
                 made.add(n)
@@ -89,13 +89,13 @@ def _base(occupied) -> tuple[dict[Cell, int], set[Cell]]:
     return counts, {c for c, k in counts.items() if k >= FORCED}
 
 
-def existing_conflicts(board: Board) -> frozenset[Cell]:
+def existing_conflicts(board: Board, base=None) -> frozenset[Cell]:
     """Forced spaces set aside because the board's own cascade already conflicts there.
 
     Conflicting cells are set aside round after round until the board's cascade runs
     clean; empty for a board that breaks no restraint.
     """
-    base = _base(board.tiles)
+    base = base or _base(board.tiles)
     aside: frozenset[Cell] = frozenset()
     while True:
         bad = cascade(board.tiles, aside=aside, base=base)
@@ -120,17 +120,18 @@ def _filled_by_cascade(occupied, aside: frozenset[Cell], base) -> set[Cell]:
     return filled
 
 
-def controlled_cells(board: Board) -> list[Cell]:
+def controlled_cells(board: Board, counts: dict[Cell, int] | None = None) -> list[Cell]:
     """Empty cells with 1 or 2 tile neighbours where a free move is forbidden by restraint 3.
 
-    Empty when the bag is empty (restraints lifted).  Sorted.
+    Empty when the bag is empty (restraints lifted).  Sorted.  ``counts`` =
+    :func:`~referee.gobbles.neighbour_counts` of the board, if the caller has it.
     """
     if board.bag_empty or not board.tiles:
         return []
     tiles = board.tiles
-    base = _base(tiles)
-    counts = base[0]
-    aside = existing_conflicts(board)
+    counts = counts if counts is not None else neighbour_counts(tiles)
+    base = (counts, {c for c, k in counts.items() if k >= FORCED})
+    aside = existing_conflicts(board, base)
     # A move can only change the cascade's course near the cells the board's own cascade
     # fills: a candidate that makes no new forced space and lies more than two steps from
     # all of them leaves the (clean) cascade as it was, so it needs no run of its own.
@@ -174,7 +175,7 @@ class Violation:
     reason: str
 
 
-def restraint_violations(board: Board) -> list[Violation]:
+def restraint_violations(board: Board, spaces: list[ForcedSpace] | None = None) -> list[Violation]:
     """Restraint breaches visible on one photo of a mid-game board (bag not empty).
 
     Rule 1: a same-colour forced space; rule 2: a double gobble; rule 3: two adjacent
@@ -183,7 +184,7 @@ def restraint_violations(board: Board) -> list[Violation]:
     if board.bag_empty:
         return []
     out = []
-    spaces = forced_spaces(board)
+    spaces = forced_spaces(board) if spaces is None else spaces
     forced = {s.cell for s in spaces}
     for s in spaces:
         if s.same_colour:

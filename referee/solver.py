@@ -1,0 +1,545 @@
+"""Puzzle solver and hint engine.
+
+Loop puzzles (Discovery, Rainbow green/yellow/white, Solitaire Quest) are solved by growing
+the loop tile by tile along the target colour: the first tile is fixed at (0, 0) with
+rotation 0 (this removes the translation and rotation symmetry), the path leaves it through
+one end of its link and must come back through the other.  Each step tries the unused tiles
+in the two rotations that bring the colour to the entry edge and keeps those that match
+every touching tile.  Pruning: the head must still be able to reach the closing cell (hex
+distance against the tiles left), a placement that cuts off an empty region that the head
+is not in makes a hole and is dropped, and an enclosed region the head is in must be small
+enough to fill.
+
+Pyramid puzzles (Rainbow blue/red) fill the pyramid's cells row by row; the colour's links
+may not close a cycle and at most two link ends may point out of the pyramid, so at the
+end the links form exactly one line through every tile.
+
+Tangle puzzles are solved by a generic placement search (tiles added next to the group,
+every touching edge matching, no holes) whose complete arrangements are checked with
+:func:`referee.puzzles.check_puzzle`; it is only practical for small tile sets.
+
+The hint engine (:func:`can_complete`) runs the same searches with the tiles already on
+the table held fixed.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import Board, Placement
+from .errors import BadInput
+from .hexgrid import DIRECTIONS, Cell, distance
+from .matching import mismatches
+from .puzzle_defs import Puzzle, get_puzzle
+from .shapes import pyramid_placements
+from .tiles import TILES, partners, rotated_edges
+
+
+class _Timeout(Exception):
+    pass
+
+
+class _Restart(Exception):
+    """A randomised run used up its node budget: start again with another order."""
+
+
+@dataclass
+class SolveResult:
+    """Outcome of a search: ``status`` is ``solved``, ``impossible`` or ``timeout``."""
+
+    puzzle: str
+    status: str
+    board: Board | None = None
+    seconds: float = 0.0
+    nodes: int = 0
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "puzzle": self.puzzle,
+            "status": self.status,
+            "seconds": round(self.seconds, 3),
+            "nodes": self.nodes,
+            "board": self.board.to_json() if self.board is not None else None,
+            **self.details,
+        }
+
+
+# ---------------------------------------------------------------------------------------
+# loop search
+
+class _LoopSearch:
+    """Depth-first growth of one loop of ``colour`` through ``tiles`` (plus ``fixed``)."""
+
+    def __init__(self, tiles: list[int], colour: str, fixed: dict[Cell, Placement],
+                 deadline: float, rng: random.Random | None = None,
+                 max_nodes: int | None = None) -> None:
+        self.colour = colour
+        self.rng = rng
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.nodes = 0
+        self.fixed = dict(fixed)
+        fixed_numbers = {p.tile for p in fixed.values()}
+        self.free = [t for t in tiles if t not in fixed_numbers]
+        # (tile, entry edge) -> [(rotation, edges, exit edge)]
+        self.options: dict[tuple[int, int], list[tuple[int, tuple[str, ...], int]]] = {}
+        for t in tiles:
+            for k in range(6):
+                edges = rotated_edges(t, k)
+                for e in range(6):
+                    if edges[e] == colour:
+                        self.options.setdefault((t, e), []).append((k, edges, partners(t, k)[e]))
+
+    def run(self) -> dict[Cell, Placement] | None:
+        col = self.colour
+        if self.fixed:
+            start = min(c for c, p in self.fixed.items() if col in p.edges)
+            occ = {c: p.edges for c, p in self.fixed.items()}
+            placed = dict(self.fixed)
+        else:
+            first = self.free[0]
+            start = (0, 0)
+            occ = {start: rotated_edges(first, 0)}
+            placed = {start: Placement(first, 0)}
+            self.free = self.free[1:]
+        edges = occ[start]
+        a = edges.index(col)
+        p = placed[start]
+        b = partners(p.tile, p.rotation)[a]
+        self.start, self.close_edge = start, b
+        self.target = (start[0] + DIRECTIONS[b][0], start[1] + DIRECTIONS[b][1])
+        self.occ, self.placed = occ, placed
+        self.unvisited = set(self.fixed) - {start}
+        self.unused = set(self.free)
+        try:
+            if self._step(start, a):
+                return dict(self.placed)
+        except _Timeout:
+            raise
+        return None
+
+    def _remaining(self) -> int:
+        return len(self.unused) + len(self.unvisited)
+
+    def _step(self, cur: Cell, exit_edge: int) -> bool:
+        self.nodes += 1
+        if self.nodes & 1023 == 0:
+            if time.monotonic() > self.deadline:
+                raise _Timeout
+            if self.max_nodes is not None and self.nodes > self.max_nodes:
+                raise _Restart
+        dq, dr = DIRECTIONS[exit_edge]
+        h = (cur[0] + dq, cur[1] + dr)
+        entry = (exit_edge + 3) % 6
+        occ = self.occ
+        if h in occ:
+            if h == self.start:
+                return entry == self.close_edge and not self.unused and not self.unvisited
+            if h in self.unvisited and occ[h][entry] == self.colour:
+                p = self.placed[h]
+                self.unvisited.discard(h)
+                if self._step(h, partners(p.tile, p.rotation)[entry]):
+                    return True
+                self.unvisited.add(h)
+            return False
+        if not self.unused:
+            return False
+        # what the cell must show: colours of the tiles around it
+        facing = []
+        for e, (ddq, ddr) in enumerate(DIRECTIONS):
+            n = occ.get((h[0] + ddq, h[1] + ddr))
+            if n is not None:
+                facing.append((e, n[(e + 3) % 6]))
+        cands = [(t, k, edges, x) for t in sorted(self.unused)
+                 for k, edges, x in self.options.get((t, entry), ())
+                 if all(edges[e] == c for e, c in facing)]
+        if self.rng is not None:
+            self.rng.shuffle(cands)
+        for t, k, edges, x in cands:
+            if True:
+                occ[h] = edges
+                self.placed[h] = Placement(t, k)
+                self.unused.discard(t)
+                if self._feasible(h, x, len(facing)) and self._step(h, x):
+                    return True
+                self.unused.add(t)
+                del occ[h]
+                del self.placed[h]
+        return False
+
+    def _feasible(self, h: Cell, x: int, touching: int) -> bool:
+        """Can the loop still close after a tile went on ``h`` leaving through edge ``x``?"""
+        rem = self._remaining()
+        nxt = (h[0] + DIRECTIONS[x][0], h[1] + DIRECTIONS[x][1])
+        if rem == 0:
+            return nxt == self.start and not (self._splits(h) and self._encloses(h))
+        if nxt in self.occ and nxt not in self.unvisited:
+            return False
+        if distance(nxt, self.target) > rem - 1 + (0 if nxt != self.start else 0):
+            return False
+        for f in self.unvisited:
+            if distance(nxt, f) + distance(f, self.target) > rem - 1:
+                return False
+        if distance(h, self.target) == 1 and not self._target_fillable():
+            return False
+        if touching >= 1 and self._splits(h):
+            return self._regions_ok(h, nxt, rem)
+        return True
+
+    def _target_fillable(self) -> bool:
+        """Can some unused tile still go on the closing cell, linking back to the start?"""
+        occ, T = self.occ, self.target
+        facing = []
+        for e, (dq, dr) in enumerate(DIRECTIONS):
+            n = occ.get((T[0] + dq, T[1] + dr))
+            if n is not None:
+                facing.append((e, n[(e + 3) % 6]))
+        into = (self.close_edge + 3) % 6
+        for t in self.unused:
+            for k, edges, x in self.options.get((t, into), ()):
+                if all(edges[e] == c for e, c in facing):
+                    return True
+        return False
+
+    def _splits(self, h: Cell) -> bool:
+        """True when the tiles around ``h`` form two or more separate arcs."""
+        occ = self.occ
+        bits = [(h[0] + dq, h[1] + dr) in occ for dq, dr in DIRECTIONS]
+        arcs = sum(1 for i in range(6) if bits[i] and not bits[i - 1])
+        return arcs >= 2 or all(bits)
+
+    def _regions_ok(self, h: Cell, nxt: Cell, rem: int) -> bool:
+        """Empty regions around ``h``: none enclosed away from the head, the head's region
+        still holds the closing cell, and enclosed cells fit in the tiles left."""
+        occ = self.occ
+        if nxt in occ:
+            return True  # the head runs into a fixed tile: nothing cheap to say
+        qs = [c[0] for c in occ]
+        rs = [c[1] for c in occ]
+        box = (min(qs) - 1, max(qs) + 1, min(rs) - 1, max(rs) + 1)
+        seen: set[Cell] = set()
+        need = 0
+        for dq, dr in DIRECTIONS:
+            c = (h[0] + dq, h[1] + dr)
+            if c in occ or c in seen:
+                continue
+            region, escapes = _flood(c, occ, box)
+            seen |= region
+            head_here = nxt in region
+            if head_here and self.target not in region:
+                return False
+            if not escapes:
+                if not head_here:
+                    return False  # an enclosed empty region the loop can't reach: a hole
+                need += len(region)
+        return need <= rem
+
+
+    def _encloses(self, h: Cell) -> bool:
+        """True when some empty neighbour of ``h`` lies in an enclosed region (a hole)."""
+        occ = self.occ
+        qs = [c[0] for c in occ]
+        rs = [c[1] for c in occ]
+        box = (min(qs) - 1, max(qs) + 1, min(rs) - 1, max(rs) + 1)
+        for dq, dr in DIRECTIONS:
+            c = (h[0] + dq, h[1] + dr)
+            if c not in occ and not _flood(c, occ, box)[1]:
+                return True
+        return False
+
+
+def _flood(start: Cell, occ, box) -> tuple[set[Cell], bool]:
+    q0, q1, r0, r1 = box
+    region = {start}
+    stack = [start]
+    escapes = False
+    while stack:
+        q, r = stack.pop()
+        for dq, dr in DIRECTIONS:
+            n = (q + dq, r + dr)
+            if n in occ or n in region:
+                continue
+            if not (q0 <= n[0] <= q1 and r0 <= n[1] <= r1):
+                escapes = True
+                continue
+            region.add(n)
+            stack.append(n)
+    # a region touching the box's rim is outside
+    if not escapes:
+        for q, r in region:
+            if q in (q0, q1) or r in (r0, r1):
+                escapes = True
+                break
+    return region, escapes
+
+
+# ---------------------------------------------------------------------------------------
+# pyramid search
+
+class _PyramidSearch:
+    """Fill a fixed set of cells so one line of ``colour`` runs through every tile."""
+
+    def __init__(self, tiles: list[int], colour: str, cells: frozenset[Cell],
+                 fixed: dict[Cell, Placement], deadline: float) -> None:
+        self.colour = colour
+        self.cells = cells
+        self.deadline = deadline
+        self.nodes = 0
+        self.fixed = fixed
+        used = {p.tile for p in fixed.values()}
+        self.unused = [t for t in tiles if t not in used]
+        self.order = sorted((c for c in cells if c not in fixed), key=lambda c: (c[1], c[0]))
+        self.rots = {t: [(k, rotated_edges(t, k), partners(t, k)) for k in range(6)] for t in tiles}
+
+    def run(self) -> dict[Cell, Placement] | None:
+        self.occ: dict[Cell, tuple] = {}
+        for c, p in self.fixed.items():
+            self.occ[c] = (rotated_edges(p.tile, p.rotation), partners(p.tile, p.rotation))
+        self.placed = dict(self.fixed)
+        ends = 0
+        for c in self.fixed:
+            ok, e = self._colour_ok(c)
+            if not ok:
+                return None
+            ends += e
+        if ends > 2:
+            return None
+        if self._fill(0, ends, set(self.unused)):
+            return dict(self.placed)
+        return None
+
+    def _colour_ok(self, c: Cell) -> tuple[bool, int]:
+        """(no cycle closed through ``c``, link ends of ``c`` pointing out of the cells)."""
+        edges, part = self.occ[c]
+        col = self.colour
+        if col not in edges:
+            return False, 0
+        a = edges.index(col)
+        outside = 0
+        for end in (a, part[a]):
+            n = (c[0] + DIRECTIONS[end][0], c[1] + DIRECTIONS[end][1])
+            if n not in self.cells:
+                outside += 1
+        # walk from c out through a; a cycle comes back to c
+        cur, e = c, a
+        for _ in range(len(self.cells) + 1):
+            n = (cur[0] + DIRECTIONS[e][0], cur[1] + DIRECTIONS[e][1])
+            o = self.occ.get(n)
+            if o is None:
+                break
+            entry = (e + 3) % 6
+            if o[0][entry] != col:
+                break
+            if n == c:
+                return False, outside
+            cur, e = n, o[1][entry]
+        return True, outside
+
+    def _fill(self, i: int, ends: int, unused: set[int]) -> bool:
+        self.nodes += 1
+        if self.nodes & 1023 == 0 and time.monotonic() > self.deadline:
+            raise _Timeout
+        if i == len(self.order):
+            return ends == 2
+        h = self.order[i]
+        occ = self.occ
+        facing = []
+        for e, (dq, dr) in enumerate(DIRECTIONS):
+            n = occ.get((h[0] + dq, h[1] + dr))
+            if n is not None:
+                facing.append((e, n[0][(e + 3) % 6]))
+        for t in sorted(unused):
+            for k, edges, part in self.rots[t]:
+                if any(edges[e] != c for e, c in facing):
+                    continue
+                occ[h] = (edges, part)
+                ok, out = self._colour_ok(h)
+                if ok and ends + out <= 2:
+                    self.placed[h] = Placement(t, k)
+                    unused.discard(t)
+                    if self._fill(i + 1, ends + out, unused):
+                        return True
+                    unused.add(t)
+                    del self.placed[h]
+                del occ[h]
+        return False
+
+
+# ---------------------------------------------------------------------------------------
+# generic search (Tangle)
+
+class _GenericSearch:
+    """Place every tile next to the group, all edges matching, then test the goal."""
+
+    def __init__(self, puzzle: Puzzle, tiles: list[int], fixed: dict[Cell, Placement],
+                 deadline: float) -> None:
+        self.puzzle = puzzle
+        self.deadline = deadline
+        self.nodes = 0
+        used = {p.tile for p in fixed.values()}
+        self.unused = [t for t in tiles if t not in used]
+        self.fixed = fixed
+
+    def run(self) -> dict[Cell, Placement] | None:
+        from .puzzles import check_puzzle
+
+        placed = dict(self.fixed)
+        unused = list(self.unused)
+        if not placed:
+            placed[(0, 0)] = Placement(unused.pop(0), 0)
+        self.placed = placed
+        self.check = lambda b: check_puzzle(self.puzzle.name, b)["solved"]
+        return dict(self.placed) if self._grow(set(unused)) else None
+
+    def _grow(self, unused: set[int]) -> bool:
+        self.nodes += 1
+        if self.nodes & 255 == 0 and time.monotonic() > self.deadline:
+            raise _Timeout
+        if not unused:
+            return self.check(Board(dict(self.placed)))
+        placed = self.placed
+        # the empty cell with most tile neighbours first (most constrained)
+        best, best_k = None, -1
+        for c in list(placed):
+            for dq, dr in DIRECTIONS:
+                n = (c[0] + dq, c[1] + dr)
+                if n in placed:
+                    continue
+                k = sum((n[0] + a, n[1] + b) in placed for a, b in DIRECTIONS)
+                if k > best_k or (k == best_k and n < best):
+                    best, best_k = n, k
+        # a cell with 6 neighbours must be filled (else a hole); otherwise try filling the
+        # most constrained cell first, then leaving it empty is explored by trying others
+        cells = [best] if best_k >= 3 else sorted(
+            {(c[0] + dq, c[1] + dr) for c in placed for dq, dr in DIRECTIONS} - set(placed))
+        for h in cells:
+            facing = [(e, placed[(h[0] + dq, h[1] + dr)].edges[(e + 3) % 6])
+                      for e, (dq, dr) in enumerate(DIRECTIONS)
+                      if (h[0] + dq, h[1] + dr) in placed]
+            for t in sorted(unused):
+                for k in range(6):
+                    edges = rotated_edges(t, k)
+                    if any(edges[e] != c for e, c in facing):
+                        continue
+                    placed[h] = Placement(t, k)
+                    unused.discard(t)
+                    if self._grow(unused):
+                        return True
+                    unused.add(t)
+                    del placed[h]
+        return False
+
+
+# ---------------------------------------------------------------------------------------
+# public API
+
+def _loop_targets(puzzle: Puzzle, fixed: dict[Cell, Placement]) -> list[tuple[list[int], str]]:
+    """(tile set, colour) pairs to try for a loop puzzle."""
+    if puzzle.alternatives:
+        sets = [list(t) for t in puzzle.alternatives]
+        if fixed:
+            on = {p.tile for p in fixed.values()}
+            sets = [s for s in sets if on <= set(s)]
+        out = []
+        for s in sets:
+            common = set.intersection(*(set(TILES[t].edges) for t in s))
+            out += [(s, c) for c in sorted(common)]
+        return out
+    return [(list(puzzle.tiles), puzzle.colour)]
+
+
+def _search(puzzle: Puzzle, fixed: dict[Cell, Placement], deadline: float,
+            stats: dict[str, int]) -> dict[Cell, Placement] | None:
+    if puzzle.kind == "loop":
+        for tiles, colour in _loop_targets(puzzle, fixed):
+            if fixed and not any(colour in p.edges for p in fixed.values()):
+                continue
+            s = _LoopSearch(_order_tiles(tiles, colour), colour, fixed, deadline)
+            try:
+                found = s.run()
+            finally:
+                stats["nodes"] += s.nodes
+            if found:
+                return found
+        return None
+    if puzzle.kind == "pyramid":
+        for cells in pyramid_placements(puzzle.rows, fixed):
+            s = _PyramidSearch(list(puzzle.tiles), puzzle.colour, cells, fixed, deadline)
+            try:
+                found = s.run()
+            finally:
+                stats["nodes"] += s.nodes
+            if found:
+                return found
+        return None
+    s = _GenericSearch(puzzle, list(puzzle.tiles), fixed, deadline)
+    try:
+        return s.run()
+    finally:
+        stats["nodes"] += s.nodes
+
+
+def _order_tiles(tiles: list[int], colour: str) -> list[int]:
+    """Start from the highest-numbered tile (the puzzle's own tile for Discovery)."""
+    return sorted(tiles, reverse=True)
+
+
+def solve(name: str, time_limit: float = 60.0) -> SolveResult:
+    """Find a solution of puzzle ``name`` from its tile set within ``time_limit`` seconds.
+
+    The solution board is built around (0, 0); check it with
+    :func:`referee.puzzles.check_puzzle`.
+    """
+    puzzle = get_puzzle(name)
+    t0 = time.monotonic()
+    stats = {"nodes": 0}
+    try:
+        found = _search(puzzle, {}, t0 + time_limit, stats)
+    except _Timeout:
+        return SolveResult(name, "timeout", None, time.monotonic() - t0, stats["nodes"])
+    status = "solved" if found else "impossible"
+    board = Board(found) if found else None
+    return SolveResult(name, status, board, time.monotonic() - t0, stats["nodes"])
+
+
+def can_complete(name: str, board: Board, time_limit: float = 10.0) -> dict[str, Any]:
+    """Hint engine: can the tiles on ``board`` be completed into a solution of ``name``?
+
+    Returns ``{"puzzle", "completable", "reasons", "solution", "seconds"}``:
+    ``completable`` is ``True`` (``solution`` is a completed board JSON keeping every tile
+    where it is), ``False`` (``reasons`` say why) or ``None`` when the time ran out.
+    """
+    from .puzzles import fmt_cell, puzzle_tiles
+
+    puzzle = get_puzzle(name)
+    t0 = time.monotonic()
+    want = set(puzzle_tiles(puzzle, board))
+    reasons = [f"tile {p.tile} at {fmt_cell(c)} is not part of this puzzle"
+               for c, p in sorted(board.tiles.items()) if p.tile not in want]
+    reasons += [f"edge {fmt_cell(m.cell)}→{fmt_cell(m.neighbour)} {m.colours[0]}/{m.colours[1]}"
+                for m in mismatches(board)]
+    if puzzle.kind == "pyramid" and board.tiles and not pyramid_placements(puzzle.rows, board.tiles):
+        reasons.append(f"the tiles do not fit inside any pyramid of {puzzle.rows} rows")
+    if reasons:
+        return {"puzzle": name, "completable": False, "reasons": reasons, "solution": None,
+                "seconds": round(time.monotonic() - t0, 3)}
+    stats = {"nodes": 0}
+    try:
+        found = _search(puzzle, dict(board.tiles), t0 + time_limit, stats)
+    except _Timeout:
+        return {"puzzle": name, "completable": None,
+                "reasons": [f"no answer within {time_limit:g} s"], "solution": None,
+                "seconds": round(time.monotonic() - t0, 3)}
+    if found is None:
+        return {"puzzle": name, "completable": False,
+                "reasons": ["no completion exists with the tiles where they are"],
+                "solution": None, "seconds": round(time.monotonic() - t0, 3)}
+    return {"puzzle": name, "completable": True, "reasons": [],
+            "solution": Board(found).to_json(), "seconds": round(time.monotonic() - t0, 3)}
+
+
+def _bad(msg: str) -> BadInput:  # pragma: no cover - kept for symmetry with other modules
+    return BadInput(msg)
