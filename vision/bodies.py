@@ -37,19 +37,31 @@ class Hexagon:
         return float(np.sqrt(abs(np.linalg.det(self.M))))
 
 
-def tile_mask(lab: np.ndarray, link: np.ndarray) -> np.ndarray:
+def dark_mask(lab: np.ndarray) -> np.ndarray:
+    """bool mask of black-body-like pixels: darker than the photo's Otsu split and grey."""
+    L = lab[..., 0]
+    L8 = np.clip(L, 0, 255).astype(np.uint8)
+    thr, _ = cv2.threshold(L8[::2, ::2], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = min(float(thr), 100.0)
+    chroma = cv2.magnitude(lab[..., 1], lab[..., 2])
+    return (L8 < thr) & (chroma < 12 + 0.25 * L)
+
+
+def near_body(dark: np.ndarray, radius: int) -> np.ndarray:
+    """float32 0..1: share of black-body pixels within ``radius`` px (links lie in bodies)."""
+    k = 2 * radius + 1
+    return cv2.boxFilter(dark.astype(np.float32), -1, (k, k))
+
+
+def tile_mask(lab: np.ndarray, link: np.ndarray, dark: np.ndarray | None = None) -> np.ndarray:
     """uint8 mask (255 = tile-like) of a working-scale photo.
 
-    Dark pixels (below an Otsu threshold on lightness, if the photo has a lighter table)
-    or strongly link-coloured pixels, closed so links inside a body are filled.
+    Black-body pixels or link-coloured pixels, closed so links inside a body are filled.
     """
-    L = lab[..., 0]
-    L8 = np.clip(L * (255.0 / 100.0) if L.max() <= 100.5 else L, 0, 255).astype(np.uint8)
-    thr, _ = cv2.threshold(L8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thr = min(thr, 110)
-    dark = L8 < thr
+    if dark is None:
+        dark = dark_mask(lab)
     mask = (dark | (link > 0.5)).astype(np.uint8) * 255
-    k = max(3, int(round(min(L.shape) / 200)) | 1)
+    k = max(3, int(round(min(lab.shape[:2]) / 200)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     return mask

@@ -48,8 +48,16 @@ def to_lab(image: np.ndarray) -> np.ndarray:
     return lab
 
 
-def neutral_point(lab: np.ndarray) -> np.ndarray:
-    """The photo's grey (a, b): median of the least colourful half of the bright pixels."""
+def neutral_point(lab: np.ndarray, dark: np.ndarray | None = None) -> np.ndarray:
+    """The photo's grey (a, b).
+
+    The black tile bodies are the one surface known to be grey in every photo, so their
+    median a/b is used; without a dark mask, the least colourful bright pixels.
+    """
+    if dark is not None:
+        sel = dark[::2, ::2]
+        if sel.sum() >= 50:
+            return np.median(lab[::2, ::2, 1:][sel], axis=0).astype(np.float32)
     ab = lab[::4, ::4, 1:].reshape(-1, 2)
     L = lab[::4, ::4, 0].ravel()
     chroma = np.hypot(ab[:, 0], ab[:, 1])
@@ -59,23 +67,28 @@ def neutral_point(lab: np.ndarray) -> np.ndarray:
     return np.median(ab[sel], axis=0).astype(np.float32)
 
 
-def link_image(lab: np.ndarray, neutral: np.ndarray) -> np.ndarray:
+def link_image(lab: np.ndarray, neutral: np.ndarray, gate: np.ndarray | None = None) -> np.ndarray:
     """How much each pixel looks like a coloured link, float32 0..1 (H, W).
 
     Chroma against the photo's neutral point, scaled by the photo's own strong chroma so
-    that dim photos and dark real tiles still reach 1.
+    that dim photos and dark real tiles still reach 1.  ``gate`` (0..1) suppresses pixels
+    far from any tile body (a coloured table is not a link).
     """
     a = lab[..., 1] - neutral[0]
     b = lab[..., 2] - neutral[1]
     chroma = cv2.magnitude(a, b)
-    ref = float(np.percentile(chroma[::3, ::3], 97))
+    if gate is not None:
+        chroma = chroma * gate
+    sub = chroma[::3, ::3]
+    sub = sub[sub > 3]
+    ref = float(np.percentile(sub, 90)) if sub.size > 20 else 40.0
     ref = max(ref, 12.0)
     return np.clip(chroma * (1.6 / ref) - 0.15, 0.0, 1.0).astype(np.float32)
 
 
-def initial_model(lab: np.ndarray) -> ColourModel:
+def initial_model(lab: np.ndarray, dark: np.ndarray | None = None) -> ColourModel:
     """A first model for a photo: its neutral point and chroma scale."""
-    neutral = neutral_point(lab)
+    neutral = neutral_point(lab, dark)
     return ColourModel(neutral=neutral, chroma_scale=1.0)
 
 

@@ -32,6 +32,17 @@ CORNERS = np.stack([np.cos(_ang_cor), np.sin(_ang_cor)], 1)
 """Plane offsets of the six corners; corner k is between edges k-1 and k... (k=0: NW-N)."""
 
 
+def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Apply a 3x3 homography to points (..., 2) (plain arithmetic: no BLAS threads)."""
+    pts = np.asarray(pts, np.float64)
+    x, y = pts[..., 0], pts[..., 1]
+    w = H[2, 0] * x + H[2, 1] * y + H[2, 2]
+    out = np.empty(pts.shape, np.float64)
+    out[..., 0] = (H[0, 0] * x + H[0, 1] * y + H[0, 2]) / w
+    out[..., 1] = (H[1, 0] * x + H[1, 1] * y + H[1, 2]) / w
+    return out
+
+
 @dataclass
 class Lattice:
     """``H`` maps lattice-plane points (homogeneous) to photo pixels of the working image."""
@@ -41,18 +52,11 @@ class Lattice:
 
     def to_image(self, pts: np.ndarray) -> np.ndarray:
         """Plane points (..., 2) → image points (..., 2)."""
-        pts = np.asarray(pts, np.float64)
-        flat = pts.reshape(-1, 2)
-        h = flat @ self.H[:, :2].T + self.H[:, 2]
-        return (h[:, :2] / h[:, 2:3]).reshape(pts.shape)
+        return _apply(self.H, pts)
 
     def to_plane(self, pts: np.ndarray) -> np.ndarray:
         """Image points (..., 2) → plane points (..., 2)."""
-        Hi = np.linalg.inv(self.H)
-        pts = np.asarray(pts, np.float64)
-        flat = pts.reshape(-1, 2)
-        h = flat @ Hi[:, :2].T + Hi[:, 2]
-        return (h[:, :2] / h[:, 2:3]).reshape(pts.shape)
+        return _apply(np.linalg.inv(self.H), pts)
 
     def centres(self, cells: np.ndarray) -> np.ndarray:
         """Image centres of cells given as an (N, 2) int array of (q, r)."""
@@ -73,7 +77,7 @@ class Lattice:
         qr = pl @ np.linalg.inv(BASIS).T
         lo = np.floor(qr.min(0)) - 2
         hi = np.ceil(qr.max(0)) + 2
-        if np.any(hi - lo > 400):  # a degenerate lattice: refuse to enumerate millions
+        if np.prod(hi - lo + 1) > 40000:  # a degenerate lattice: refuse to enumerate millions
             return np.zeros((0, 2), int)
         q, r = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1), indexing="ij")
         cells = np.stack([q.ravel(), r.ravel()], 1).astype(int)
@@ -86,11 +90,17 @@ class Lattice:
 def sample(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Bilinear samples of a float32 (H, W) or (H, W, C) image at points (..., 2) (x, y)."""
     shape = pts.shape[:-1]
-    p = np.asarray(pts, np.float32).reshape(-1, 1, 2)
-    out = cv2.remap(image, p[..., 0], p[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    p = np.asarray(pts, np.float32).reshape(-1, 2)
+    n = len(p)
+    cols = 1024 if n > 1024 else max(n, 1)
+    rows = -(-n // cols)
+    pad = np.zeros((rows * cols, 2), np.float32)
+    pad[:n] = p
+    pad = pad.reshape(rows, cols, 2)
+    out = cv2.remap(image, pad[..., 0], pad[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     if image.ndim == 3:
-        return out.reshape(*shape, image.shape[2])
-    return out.reshape(shape)
+        return out.reshape(-1, image.shape[2])[:n].reshape(*shape, image.shape[2])
+    return out.reshape(-1)[:n].reshape(shape)
 
 
 # -- 1. Fourier guess ---------------------------------------------------------------
@@ -117,35 +127,64 @@ def _fft_peaks(link: np.ndarray, n: int = 12) -> list[tuple[np.ndarray, float]]:
     return out
 
 
-def fourier_bases(link: np.ndarray) -> list[np.ndarray]:
-    """Candidate image neighbour-vector pairs (2x2, columns e1, e2) from the spectrum.
+def autocorr_bases(link: np.ndarray, max_candidates: int = 3) -> list[np.ndarray]:
+    """Candidate neighbour-vector pairs (2x2, columns = images of ``A1``, ``A2``).
 
-    The columns are the images of the plane vectors ``A1``, ``A2`` (so the cross product
-    is positive: no mirror).  Several candidates are returned (a period and its double).
+    The link image correlates with itself shifted by a lattice vector (links meet every
+    edge at its midpoint; corners are black), so the autocorrelation has a ring of six peaks
+    (an affine hexagon).  The ring may be the lattice or half of it; both are returned and
+    the phase/refinement score decides.
     """
-    peaks = _fft_peaks(link)
-    if len(peaks) < 2:
+    h, w = link.shape
+    x = link - link.mean()
+    F = np.fft.rfft2(x, s=(2 * h, 2 * w))
+    ac = np.fft.irfft2(F * np.conj(F), s=(2 * h, 2 * w))
+    ac = np.fft.fftshift(ac).astype(np.float32)
+    cy, cx = h, w
+    ac /= ac[cy, cx] + 1e-9
+    yy, xx = np.mgrid[-cy:cy, -cx:cx]
+    rr = np.hypot(xx, yy)
+    dil = cv2.dilate(ac, np.ones((5, 5), np.uint8))
+    peaks = np.argwhere((ac >= dil) & (rr > 3) & (rr < 0.5 * min(h, w)) & (ac > 0.05) & (yy >= 0))
+    if len(peaks) == 0:
         return []
-    k1, p1 = peaks[0]
-    best = None
-    for k2, p2 in peaks[1:]:
-        c = abs(np.cross(k1, k2)) / (np.linalg.norm(k1) * np.linalg.norm(k2))
-        ratio = np.linalg.norm(k2) / np.linalg.norm(k1)
-        if c > 0.5 and 0.5 < ratio < 2.0:  # 30°..150° apart, similar periods
-            best = k2
+    vals = ac[peaks[:, 0], peaks[:, 1]]
+    vecs = np.stack([xx[peaks[:, 0], peaks[:, 1]], yy[peaks[:, 0], peaks[:, 1]]], 1).astype(np.float64)
+    order = np.argsort(-vals)
+    vecs, vals = vecs[order], vals[order]
+    out: list[np.ndarray] = []
+    used = np.zeros(len(vecs), bool)
+    for i in range(min(len(vecs), 8)):
+        if used[i]:
+            continue
+        e1 = vecs[i]
+        n1 = np.linalg.norm(e1)
+        # the best partner: similar length, 40..80 degrees away (either side)
+        best, bv = None, -1.0
+        for j in range(len(vecs)):
+            if j == i:
+                continue
+            for sgn in (1.0, -1.0):
+                e2 = sgn * vecs[j]
+                n2 = np.linalg.norm(e2)
+                ang = np.degrees(np.arccos(np.clip(e1 @ e2 / (n1 * n2), -1, 1)))
+                if 0.6 < n2 / n1 < 1.67 and 35 < ang < 85 and vals[j] > bv:
+                    best, bv = e2, vals[j]
+        if best is None:
+            continue
+        e2 = best
+        if np.cross(e1, e2) < 0:
+            e1, e2 = e2, e1
+        base = np.stack([e1, e2], 1)
+        out.append(base)
+        # skip other peaks on the same ring
+        for j in range(len(vecs)):
+            for v in (e1, e2, e2 - e1):
+                if np.linalg.norm(np.abs(vecs[j]) - np.abs(v)) < 0.15 * n1:
+                    used[j] = True
+        if len(out) >= max_candidates:
             break
-    if best is None:
-        return []
-    K = np.stack([k1, best])        # rows: reciprocal vectors (cycles / px)
-    E = np.linalg.inv(K)            # columns: real-space lattice vectors
-    e1, e2 = E[:, 0], E[:, 1]
-    if np.cross(e1, e2) < 0:
-        e1, e2 = e2, e1
-    # make e2 - e1 a neighbour vector too (60° apart, not 120°)
-    if np.linalg.norm(e2 - e1) > np.linalg.norm(e2 + e1):
-        e1, e2 = e1, e1 + e2
-    base = np.stack([e1, e2], 1)
-    return [base, 2 * base]
+    return out
 
 
 def affine_from_basis(base: np.ndarray, offset: np.ndarray) -> np.ndarray:
@@ -268,7 +307,9 @@ def fit_lattice(link: np.ndarray, mask: np.ndarray | None = None) -> Lattice | N
     # FFT on a reduced copy for speed
     f = min(1.0, 384.0 / max(h, w))
     small = cv2.resize(link, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else link
-    bases = [b / f for b in fourier_bases(small)]
+    bases = []
+    for b in autocorr_bases(small):
+        bases += [b / f, 2 * b / f]
     best: Lattice | None = None
     for base in bases:
         size = np.linalg.norm(base[:, 0]) / SQ3
@@ -286,16 +327,37 @@ def fit_lattice(link: np.ndarray, mask: np.ndarray | None = None) -> Lattice | N
     return best
 
 
+def _supported(lat: Lattice, cells: np.ndarray, support: np.ndarray | None) -> np.ndarray:
+    """Cells whose centre lies where ``support`` (bool image) is set."""
+    if support is None or len(cells) == 0:
+        return cells
+    c = np.round(lat.centres(cells)).astype(int)
+    h, w = support.shape
+    ok = (c[:, 0] >= 0) & (c[:, 0] < w) & (c[:, 1] >= 0) & (c[:, 1] < h)
+    ok[ok] = support[c[ok, 1], c[ok, 0]]
+    return cells[ok]
+
+
+def support_map(link: np.ndarray, size: float) -> np.ndarray:
+    """bool image: within about one cell of link colour (where tiles may be)."""
+    k = max(3, int(size * 2) | 1)
+    m = (link > 0.3).astype(np.float32)
+    return cv2.boxFilter(m, -1, (k, k)) > 0.01
+
+
 def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) -> Lattice | None:
-    """Refine the lattice from the middle outwards; score = mean contrast of occupied cells."""
+    """Refine the lattice from the middle outwards; score = summed contrast of occupied cells."""
     cells_all = lat.cells_in(w, h)
     if len(cells_all) == 0:
         return None
     size0 = float(np.median(lat.cell_size(cells_all)))
+    if size0 < 3:
+        return None
+    support = support_map(link, size0)
     min_c = 0.3
     radius = 3.5 * size0 * SQ3
     for _ in range(8):
-        cells_all = lat.cells_in(w, h)
+        cells_all = _supported(lat, lat.cells_in(w, h), support)
         if len(cells_all) == 0:
             return None
         c = lat.centres(cells_all)
@@ -307,7 +369,7 @@ def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) ->
         if near.all():
             break
         radius *= 1.7
-    cells_all = lat.cells_in(w, h)
+    cells_all = _supported(lat, lat.cells_in(w, h), support)
     con = cell_contrast(link, lat, cells_all)[:, 0]
     occ = con > 0.3
     lat.score = float(con[occ].sum()) if occ.any() else 0.0

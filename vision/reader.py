@@ -138,11 +138,14 @@ def analyse(source: Any, profile: Any = None) -> Scene:
     work, ws = _working_copy(photo)
     scene = Scene(photo, work, ws)
     lab = colours.to_lab(work)
-    model = colours.initial_model(lab)
+    dark = bodies.dark_mask(lab)
+    model = colours.initial_model(lab, dark)
     model = _apply_profile(model, profile)
-    link = colours.link_image(lab, model.neutral)
+    # links lie inside black bodies: a coloured table far from any body is not a link
+    gate = np.clip(bodies.near_body(dark, max(3, round(max(lab.shape) / 80))) * 5.0, 0.0, 1.0)
+    link = colours.link_image(lab, model.neutral, gate)
     link = cv2.GaussianBlur(link, (0, 0), 1.0)
-    mask = bodies.tile_mask(lab, link)
+    mask = bodies.tile_mask(lab, link, dark)
     lat = _find_lattice(link, mask)
     if lat is None:
         return scene
