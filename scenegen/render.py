@@ -291,7 +291,7 @@ def _occluder(img: np.ndarray, p: dict, rng: np.random.Generator, pieces_img: li
     if kind == "hand":
         skin = np.array(rng.choice([(150, 175, 220), (110, 140, 190), (70, 95, 140), (160, 190, 230)]),
                         np.float32)
-        palm_c = np.array([ax, ay]) - d * tp * 1.4
+        palm_c = np.array([ax, ay]) - d * tp * 0.8
         # arm from the border to the palm
         arm = np.array([[bx, by] + nrm * tp * 0.9, [bx, by] - nrm * tp * 0.9,
                         palm_c - nrm * tp * 0.7, palm_c + nrm * tp * 0.7])
@@ -302,7 +302,7 @@ def _occluder(img: np.ndarray, p: dict, rng: np.random.Generator, pieces_img: li
             fd = d + nrm * spread * 0.6
             fd /= np.linalg.norm(fd)
             start = palm_c + nrm * spread * tp * 0.9
-            end = start + fd * tp * rng.uniform(1.0, 1.5)
+            end = start + fd * tp * rng.uniform(1.1, 1.6)
             cv2.line(mask, tuple(int(v) for v in start), tuple(int(v) for v in end), 255,
                      max(2, int(tp * 0.28)), cv2.LINE_AA)
         colour_img[:] = skin

@@ -46,16 +46,24 @@ def make_table(kind: str, rng: np.random.Generator, size: int = 512) -> tuple[np
         img = base + weave[..., None] * 3 + coarse[..., None] * 3
         period = 8.0
     elif kind == "wood":
+        # grain: noise stretched hard along the planks, bent a little by a slow wobble
+        k = size // 16
+        streak = cv2.resize(rng.normal(0, 1, (size, k)).astype(np.float32), (size, size),
+                            interpolation=cv2.INTER_CUBIC)
+        streak = cv2.GaussianBlur(streak, (0, 0), 1.2)
         y, x = np.mgrid[0:size, 0:size].astype(np.float32) / size
-        warp = _noise(rng, size, size / 12) * 0.04 + _noise(rng, size, size / 40) * 0.01
-        rings = np.sin((y + warp) * 2 * np.pi * rng.integers(8, 20))
-        grain = _noise(rng, size, 1.5) * 0.3
-        light = np.array(rng.uniform([40, 90, 140], [110, 160, 210]), np.float32)
-        dark = light * rng.uniform(0.5, 0.75)
-        t = (0.5 + 0.5 * rings + grain)[..., None]
-        img = dark + (light - dark) * np.clip(t, 0, 1)
-        # planks
-        img *= (1 - 0.3 * (np.abs(((x * 3) % 1) - 0.5) > 0.49))[..., None]
+        wobble = _noise(rng, size, size / 8) * 0.015
+        rings = np.sin((y + wobble) * 2 * np.pi * rng.integers(6, 14) + _noise(rng, size, size / 20) * 0.8)
+        t = np.clip(0.5 + 0.25 * rings + 0.18 * streak, 0, 1)[..., None]
+        b = rng.uniform(55, 115)
+        g = b * rng.uniform(1.3, 1.6)
+        light = np.array([b, g, min(g * rng.uniform(1.15, 1.4), 235)], np.float32)
+        dark = light * np.float32(rng.uniform(0.55, 0.75))
+        img = dark + (light - dark) * t
+        # plank joints
+        joints = (np.abs(((y * 3) % 1) - 0.5) > 0.495).astype(np.float32)
+        img *= (1 - 0.35 * cv2.GaussianBlur(joints, (0, 0), 0.8))[..., None]
+        img += fine[..., None] * 2
         period = 24.0
     elif kind == "cloth-check":
         y, x = np.mgrid[0:size, 0:size].astype(np.float32) / size
