@@ -1,0 +1,122 @@
+"""The recognition benchmark: perfect readers score 100 %, faulty ones visibly less."""
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from bench import datasets, recognition
+from referee.board import board_from_json
+from referee.compare import turned
+
+
+@pytest.fixture(scope="module")
+def tier(tmp_path_factory):
+    """The first three images of the easy tier, generated into a private cache."""
+    root = tmp_path_factory.mktemp("data")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TANTRIX_DATA", str(root))
+    paths = datasets.ensure_tier("easy", 3, progress=False)
+    yield root, paths
+    mp.undo()
+
+
+def test_tier_is_cached_and_deterministic(tier):
+    root, paths = tier
+    assert [p.name for p in paths] == ["0000.jpg", "0001.jpg", "0002.jpg"]
+    for p in paths:
+        truth = json.loads(p.with_suffix(".json").read_text())
+        board_from_json(truth)  # ground truth is valid CONTRACT board JSON
+        assert truth["render"]["tier"] == "easy"
+    manifest = json.loads((root / "easy" / "manifest.json").read_text())
+    assert set(manifest["items"]) == {"0000", "0001", "0002"}
+    before = [p.stat().st_mtime_ns for p in paths]
+    again = datasets.ensure_tier("easy", 2, progress=False)  # a smaller run reuses the cache
+    assert [p.stat().st_mtime_ns for p in again] == before[:2]
+    board, params, seed, kind = datasets.scene_spec("easy", 1)
+    board2, params2, seed2, _ = datasets.scene_spec("easy", 1)
+    assert params == params2 and seed == seed2 and board.tiles == board2.tiles
+
+
+def test_oracle_scores_100_percent(tier, tmp_path):
+    report = recognition.run("easy", "oracle", 3, progress=False)
+    s = report["summary"]
+    assert s["images"] == 3 and s["reader_errors"] == 0
+    for key in ("detection_precision", "detection_recall", "identity_accuracy",
+                "position_accuracy", "perfect_board_rate"):
+        assert s[key] in (1.0, None), key
+    path = recognition.write(report, tmp_path)
+    assert json.loads(path.read_text())["summary"] == s
+    md = path.with_suffix(".md").read_text()
+    assert "tile identity accuracy" in md and "| tilt |" in md
+
+
+def _truth(tier):
+    _, paths = tier
+    for p in paths:
+        t = json.loads(p.with_suffix(".json").read_text())
+        if len(t["tiles"]) >= 3:
+            return t
+    pytest.skip("no board of 3+ tiles among the first images")
+
+
+def test_alignment_forgives_translation_and_turns(tier):
+    truth = _truth(tier)
+    b = board_from_json({"tiles": truth["tiles"]})
+    moved = [{"q": c[0] + 3, "r": c[1] - 2, "tile": p.tile, "rotation": p.rotation}
+             for c, p in turned(b, 2).items()]
+    s = recognition.score_image(truth, {"tiles": moved})
+    assert s["agree"] == len(b) and s["perfect"] and s["cells_inter"] == len(b)
+
+
+def test_mistakes_move_the_figures(tier):
+    truth = _truth(tier)
+    n = len(truth["tiles"])
+    # one tile turned: identity drops, positions and detections do not
+    read = copy.deepcopy({"tiles": truth["tiles"]})
+    read["tiles"][0]["rotation"] = (read["tiles"][0]["rotation"] + 1) % 6
+    s = recognition.score_image(truth, read)
+    assert s["agree"] == n - 1 and not s["perfect"] and s["cells_inter"] == s["cells_union"] == n
+    assert s["tp"] == n
+    # one tile missed: recall and position drop
+    read = {"tiles": copy.deepcopy(truth["tiles"][1:])}
+    s = recognition.score_image(truth, read)
+    wanted = n + len(truth["loose"])  # loose face-up tiles are tiles to detect as well
+    assert s["tp"] == n - 1 and s["wanted"] == wanted
+    assert s["cells_union"] == n and s["cells_inter"] == n - 1
+    # an invented tile far from every true tile: precision drops
+    extra = {"q": 40, "r": 40, "tile": 56, "rotation": 0, "pixel": [1.0, 1.0]}
+    used = {t["tile"] for t in truth["tiles"]}
+    extra["tile"] = next(k for k in range(56, 0, -1) if k not in used)
+    s = recognition.score_image(truth, {"tiles": copy.deepcopy(truth["tiles"]) + [extra]})
+    assert s["detections"] == n + 1 and s["tp"] == n and not s["perfect"]
+    # a reader that failed scores nothing
+    s = recognition.score_image(truth, None)
+    assert s["agree"] == 0 and s["tp"] == 0
+
+
+def test_degraded_oracle_scores_below_100_percent(tier, monkeypatch):
+    _, paths = tier
+    truths = {p: json.loads(p.with_suffix(".json").read_text()) for p in paths}
+    rows = []
+    # the degraded reader's mistakes depend on the file name: try many names for these photos
+    for i in range(40):
+        for p, truth in truths.items():
+            monkeypatch.setattr(recognition, "oracle", lambda _p, t=truth: {
+                "tiles": copy.deepcopy(t["tiles"]), "loose": t["loose"], "image": t["image"]})
+            rows.append(recognition.score_image(truth, recognition.degraded_oracle(f"{i}-{p.name}")))
+    s = recognition.summarise(rows)
+    assert s["identity_accuracy"] < 1.0 and s["perfect_board_rate"] < 1.0
+    assert s["detection_recall"] < 1.0
+
+
+def test_empty_table_invented_tile_is_counted():
+    truth = {"tiles": [], "loose": [], "face_down": [], "occluded": [],
+             "render": {}}
+    clean = recognition.score_image(truth, {"tiles": []})
+    bad = recognition.score_image(truth, {"tiles": [{"q": 0, "r": 0, "tile": 5, "rotation": 0,
+                                                     "pixel": [10, 10]}]})
+    s = recognition.summarise([dict(clean, seconds=0.1), dict(bad, seconds=0.2)])
+    assert s["empty_tables"] == 2 and s["empty_table_clean_rate"] == 0.5
+    assert s["detection_precision"] == 0.0
