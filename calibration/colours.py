@@ -82,10 +82,37 @@ class ColourModel:
     counts: np.ndarray
     gains: np.ndarray = field(default_factory=lambda: np.ones(3))
     offsets: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    link_chroma: float | None = None
 
     def __post_init__(self) -> None:
         self._inv = np.linalg.inv(self.covs)
         self._logdet = np.linalg.slogdet(self.covs)[1]
+
+    @property
+    def neutral_ab(self) -> np.ndarray:
+        """Lab (a, b) of grey under this light: the black tile body's, (2,).
+
+        The tile body is the one surface known to be neutral in every photo.
+        """
+        return self.means[CLASSES.index("black"), 1:].copy()
+
+    def reader_means(self) -> np.ndarray:
+        """Link colour means (4, 3) in ``vision.colours``' feature space.
+
+        That space is ((a - neutral) * s, (b - neutral) * s, L on 0..255) with the chroma
+        scale s = clip(40 / typical link chroma, 0.5, 4) the reader sets per photo; the
+        typical chroma (60th percentile) measured in the calibration photo stands in for it.
+        """
+        n = self.neutral_ab
+        typical = self.link_chroma
+        if typical is None:
+            typical = float(np.percentile(np.hypot(*(self.means[:4, 1:] - n).T), 60))
+        s = float(np.clip(40.0 / max(typical, 1.0), 0.5, 4.0))
+        out = np.empty((4, 3))
+        out[:, 0] = (self.means[:4, 1] - n[0]) * s
+        out[:, 1] = (self.means[:4, 2] - n[1]) * s
+        out[:, 2] = self.means[:4, 0] * 255.0 / 100.0
+        return out
 
     @property
     def learned(self) -> tuple[str, ...]:
@@ -161,6 +188,7 @@ class ColourModel:
                 for i, name in enumerate(CLASSES)
             },
             "cast": {"gains": np.round(self.gains, 6).tolist(), "offsets": np.round(self.offsets, 6).tolist()},
+            **({} if self.link_chroma is None else {"link_chroma": round(float(self.link_chroma), 3)}),
         }
 
     @classmethod
@@ -182,7 +210,9 @@ class ColourModel:
             offsets = fields.array(fields.require(data["cast"], "offsets", f"{where}.cast"), f"{where}.cast.offsets", (3,))
             if np.any(gains <= 0):
                 raise BadInput(f"profile: {where}.cast.gains must be positive")
-        return cls(np.array(means), np.array(covs), np.array(counts), gains, offsets)
+        chroma = data.get("link_chroma")
+        chroma = None if chroma is None else fields.number(chroma, f"{where}.link_chroma", positive=True)
+        return cls(np.array(means), np.array(covs), np.array(counts), gains, offsets, chroma)
 
 
 # -- learning -------------------------------------------------------------------------------
@@ -329,7 +359,14 @@ def fit(samples: dict[str, np.ndarray]) -> ColourModel:
         pred = _linear_rgb_to_lab(ref_lin[~seen] * gains + offsets)
         means[~seen] = pred
         covs[~seen] = covs[seen].mean(axis=0) * 1.5  # less sure about a class never seen
-    return ColourModel(means, covs, counts, gains, offsets)
+    # Typical link chroma (60th percentile, around the body's a/b), as a reader measures it.
+    links = [np.asarray(samples[c], np.float64).reshape(-1, 3) for c in CLASSES[:4] if c in samples]
+    links = np.concatenate(links) if links else np.zeros((0, 3))
+    chroma = None
+    if len(links) >= MIN_SAMPLES:
+        ab = links[:, 1:] - means[CLASSES.index("black"), 1:]
+        chroma = float(np.percentile(np.hypot(ab[:, 0], ab[:, 1]), 60))
+    return ColourModel(means, covs, counts, gains, offsets, chroma)
 
 
 def learn(image_bgr: np.ndarray, tiles: Iterable[tuple[tuple[int, int], int, int, tuple[float, float]]]) -> ColourModel:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from referee.errors import BadInput
 
 from .camera import CameraProfile
@@ -35,6 +37,23 @@ class Profile:
     camera: CameraProfile | None = None
     table: TableProfile | None = None
     colours: ColourModel | None = None
+
+    # -- what the reader (vision/reader.py ``_apply_profile``) looks up ----------------
+    @property
+    def neutral(self) -> np.ndarray | None:
+        """Lab (a, b) of grey under the calibrated light, or ``None`` without colours."""
+        return None if self.colours is None else self.colours.neutral_ab
+
+    @property
+    def colour_means(self) -> np.ndarray | None:
+        """Link colour means (4, 3) in the reader's feature space, or ``None``."""
+        return None if self.colours is None else self.colours.reader_means()
+
+    def colour_log_probs(self, samples: np.ndarray) -> np.ndarray:
+        """Log class probabilities (..., 5) of samples in the reader's Lab (``"lab8"``)."""
+        if self.colours is None:
+            raise ValueError("this profile has no colours section")
+        return self.colours.log_probabilities(samples, encoding="lab8")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"format": FORMAT, "version": VERSION}
