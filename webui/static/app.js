@@ -168,14 +168,16 @@ const TTC = (() => {
   }
 
   /* Draw a full /api/analyze?view=1 answer (or a puzzle verdict carrying one). */
-  function render(report, extraVerdict) {
+  function render(report, extraVerdict, solved) {
     state.report = report;
     state.board = report.board;
     $("result").hidden = false;
     const v = $("verdict");
     v.replaceChildren();
     const main = verdictText(report);
-    v.className = "verdict card " + (main.bad ? "bad" : "good");
+    // A puzzle's verdict decides the colour; otherwise any broken rule does.
+    const bad = solved === undefined ? main.bad : !solved;
+    v.className = "verdict card " + (bad ? "bad" : "good");
     if (extraVerdict) v.appendChild(extraVerdict);
     v.appendChild(el("p", { id: "verdict-text" }, main.text));
     $("diagram").innerHTML = report.diagram;  // server-built SVG; every text in it is escaped

@@ -16,7 +16,7 @@
       board: verdict.board, diagram: verdict.diagram, overlay: verdict.overlay,
       findings: verdict.findings, low_confidence: verdict.low_confidence,
     });
-    render(report, box);
+    render(report, box, verdict.solved);
   }
 
   async function check(body, stage) {
