@@ -17,6 +17,9 @@ def register(subparsers) -> None:
                    help="where games and their photos are kept (default ~/.local/share/tantrix)")
     p.add_argument("--profile", default=None, help="calibration profile file for the photo reader")
     p.add_argument("--max-upload-mb", type=float, default=25.0, help="upload size limit (default 25)")
+    p.add_argument("--certfile", default=None,
+                   help="TLS certificate (PEM): serve https, which phone browsers need for the live camera")
+    p.add_argument("--keyfile", default=None, help="TLS private key (PEM) for --certfile")
     p.set_defaults(func=run)
 
 
@@ -30,12 +33,23 @@ def run(args: argparse.Namespace) -> int:
                           "MAX_CONTENT_LENGTH": int(args.max_upload_mb * 1024 * 1024)})
     except OSError as e:
         raise BadInput(f"cannot use data directory {args.data_dir}: {e.strerror}") from None
+    ssl_context = None
+    if args.certfile or args.keyfile:
+        if not (args.certfile and args.keyfile):
+            raise BadInput("--certfile and --keyfile go together")
+        import ssl
+        ssl_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        try:
+            ssl_context.load_cert_chain(args.certfile, args.keyfile)
+        except (OSError, ssl.SSLError) as e:
+            raise BadInput(f"cannot use certificate {args.certfile}: {e}") from None
     try:
-        server = make_server(args.host, args.port, app, threaded=True)
+        server = make_server(args.host, args.port, app, threaded=True, ssl_context=ssl_context)
     except OSError as e:
         raise BadInput(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
     host, port = server.server_address[:2]
-    print(f"Tantrix Table Companion on http://{host}:{port}/  (data in {app.config['DATA_DIR']}; "
+    scheme = "https" if ssl_context else "http"
+    print(f"Tantrix Table Companion on {scheme}://{host}:{port}/  (data in {app.config['DATA_DIR']}; "
           "Ctrl-C stops)", file=sys.stderr, flush=True)
     try:
         server.serve_forever()

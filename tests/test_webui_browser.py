@@ -69,8 +69,11 @@ def shot_dir(tmp_path: Path) -> Path:
 
 
 def best_photo() -> Path:
-    """A sample photo (bundled ones first), the one the reader reads most tiles from."""
+    """A bundled sample photo showing findings (a mismatch) if there is one."""
     from test_webui_server import SAMPLES
+    for name in ("midgame_mismatch.jpg", "double_gobble.jpg"):
+        if (SAMPLES / name).exists():
+            return SAMPLES / name
     bundled = [p for p in PHOTOS if p.parent == SAMPLES]
     return bundled[0] if bundled else REAL / "discovery10.jpg"
 

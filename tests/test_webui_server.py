@@ -99,7 +99,7 @@ class ProcessServer:
             [sys.executable, "-m", "tantrix", "serve", "--port", "0", "--data-dir", str(data_dir), *extra],
             cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
         line = self.proc.stderr.readline()
-        m = re.search(r"http://([\d.]+):(\d+)/", line)
+        m = re.search(r"https?://([\d.]+):(\d+)/", line)
         if not m:
             self.proc.kill()
             raise RuntimeError(f"server did not start: {line!r}")
@@ -280,5 +280,26 @@ def test_game_survives_restart_and_a_crash_mid_upload(tmp_path):
         assert post_json(f"{srv.url}/api/games/{gid}/turns", random_position(8, seed=21).to_json())[0] == 201
         status, page, raw = request("GET", f"{srv.url}/games/{gid}")
         assert status == 200 and b"Survivor" in raw
+    finally:
+        srv.stop()
+
+
+def test_serve_over_https_with_a_certificate(tmp_path):
+    """--certfile/--keyfile: the live camera needs https on phones."""
+    import shutil
+    import ssl
+    import subprocess as sp
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("no openssl binary to make a test certificate")
+    cert, key = tmp_path / "c.pem", tmp_path / "k.pem"
+    sp.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+            "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    srv = ProcessServer(tmp_path / "data", "--certfile", str(cert), "--keyfile", str(key))
+    try:
+        ctx = ssl.create_default_context(cafile=str(cert))
+        ctx.check_hostname = False
+        with urllib.request.urlopen(f"https://127.0.0.1:{srv.port}/", context=ctx, timeout=30) as r:
+            assert r.status == 200 and b"Check a photo" in r.read()
     finally:
         srv.stop()
