@@ -165,3 +165,31 @@ def test_cli_table_from_board_and_from_tiles(tmp_path, shared_dir, capsys):
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_prepare_rectifies_undistorts_or_passes_through():
+    from calibration.prepare import prepare
+    from calibration.profile import Profile
+
+    cam = _true_camera()
+    photo = _photo()
+    prof = Profile(camera=cam, table=table.from_board_photo(photo, BOARD, cam, tile_mm=45.0))
+    prep = prepare(photo, prof)
+    assert prep.steps == ("undistort", "rectify")
+    assert prep.image.shape[:2] == prof.table.rectified_size[::-1]
+    assert prep.tile_pitch_px == pytest.approx(prof.table.tile_pitch_px)
+    # board corners found in the prepared image map back onto the photo's corners
+    _, in_photo = camera.find_board(photo, BOARD)
+    _, in_prep = camera.find_board(prep.image, BOARD)
+    assert np.abs(prep.to_photo(in_prep) - in_photo).max() < 0.5
+    # a photo of another size: the table no longer holds, the lens still does
+    small = cv2.resize(photo, (480, 360))
+    prep2 = prepare(small, prof)
+    assert prep2.steps == ("undistort",) and prep2.image.shape == small.shape and prep2.tile_pitch_px is None
+    back = prep2.to_photo(np.array([[240.0, 180.0], [20.0, 20.0]]))
+    assert np.abs(back[0] - [240, 180]).max() < 1.0  # the centre hardly moves, corners do
+    assert np.abs(back[1] - [20, 20]).max() > 1.0
+    prep3 = prepare(photo, None)
+    assert prep3.image is photo and prep3.steps == ()
+    with pytest.raises(BadInput, match="aspect"):
+        prepare(np.zeros((500, 500, 3), np.uint8), Profile(camera=cam))
