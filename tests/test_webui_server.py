@@ -123,6 +123,7 @@ class ProcessServer:
 
 
 # ====================================================================== tests
+import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -239,33 +240,30 @@ def _game_with_turns(url: str, photo: Path) -> tuple[str, list]:
 def test_game_survives_restart_and_a_crash_mid_upload(tmp_path):
     data_dir = tmp_path / "games"
     photo = PHOTOS[-1]
+    body, ctype = multipart({"photo": (photo.name, photo.read_bytes(), "image/jpeg")})
     srv = ProcessServer(data_dir)
     try:
         gid, boards = _game_with_turns(srv.url, photo)
         before = request("GET", f"{srv.url}/api/games/{gid}")[1]
         assert len(before["turns"]) == 3
-        # Start one more upload, send half of it, and kill the server while it waits.
-        import socket
-        body, ctype = multipart({"photo": (photo.name, photo.read_bytes(), "image/jpeg")})
-        sock = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
-        sock.sendall(f"POST /api/games/{gid}/turns HTTP/1.1\r\nHost: x\r\nContent-Type: {ctype}\r\n"
-                     f"Content-Length: {len(body)}\r\n\r\n".encode() + body[: len(body) // 2])
-        time.sleep(0.3)
-        srv.crash()
-        sock.close()
-    finally:
+    except BaseException:
         srv.stop()
-    # Again, with the whole upload sent: the server dies while reading or storing it.
-    srv = ProcessServer(data_dir)
-    try:
-        sock = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
-        sock.sendall(f"POST /api/games/{gid}/turns HTTP/1.1\r\nHost: x\r\nContent-Type: {ctype}\r\n"
-                     f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
-        time.sleep(0.05)
-        srv.crash()
-        sock.close()
-    finally:
-        srv.stop()
+        raise
+    # Kill the server while one more upload is half sent, then again (after a restart)
+    # right after a whole upload was sent, while it is read and stored.
+    for sent, wait in ((len(body) // 2, 0.3), (len(body), 0.05)):
+        if srv is None:
+            srv = ProcessServer(data_dir)
+        try:
+            sock = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+            sock.sendall(f"POST /api/games/{gid}/turns HTTP/1.1\r\nHost: x\r\nContent-Type: {ctype}\r\n"
+                         f"Content-Length: {len(body)}\r\n\r\n".encode() + body[:sent])
+            time.sleep(wait)
+            srv.crash()
+            sock.close()
+        finally:
+            srv.stop()
+            srv = None
     srv = ProcessServer(data_dir)
     try:
         status, after, _ = request("GET", f"{srv.url}/api/games/{gid}")
