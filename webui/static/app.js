@@ -103,8 +103,8 @@ const TTC = (() => {
     }
     for (const t of ov.tiles) {
       const g = svg("g", { class: "otile" + (t.low ? " low" : ""), "data-q": t.cell[0], "data-r": t.cell[1], "data-tile": t.tile });
-      g.appendChild(svg("circle", { cx: t.x, cy: t.y, r: r * 0.42 }));
-      g.appendChild(svg("text", { x: t.x, y: t.y + font * 0.35, "font-size": font }, String(t.tile)));
+      g.appendChild(svg("circle", { cx: t.x, cy: t.y, r: r * 0.34 }));
+      g.appendChild(svg("text", { x: t.x, y: t.y + font * 0.33, "font-size": font * 0.8 }, String(t.tile)));
       const conf = typeof t.confidence === "number" ? `, confidence ${t.confidence.toFixed(2)}` : "";
       g.appendChild(svg("title", {}, `tile ${t.tile} rotation ${t.rotation}${conf} — click to correct`));
       g.addEventListener("click", () => openFix(t.cell[0], t.cell[1]));
