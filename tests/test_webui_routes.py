@@ -297,3 +297,18 @@ def test_serve_refuses_a_missing_profile_with_exit_2(tmp_path):
                         "--profile", str(tmp_path / "nope.json")], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "profile" in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_bag_empty_flag_with_a_photo_lifts_restraints(client):
+    from pathlib import Path
+    photo = Path(__file__).resolve().parent.parent / "sample_images" / "controlled_side.jpg"
+    if not photo.exists():
+        photo = Path(__file__).resolve().parent.parent.parent / "shared" / "real_photos" / "discovery10.jpg"
+    data = photo.read_bytes()
+    mid = client.post("/api/analyze", data={"photo": (io.BytesIO(data), "p.jpg")}).json
+    end = client.post("/api/analyze", data={"photo": (io.BytesIO(data), "p.jpg"), "bag_empty": "1"}).json
+    assert mid["board"]["bag_empty"] is False and end["board"]["bag_empty"] is True
+    assert end["controlled_cells"] == [] and end["restraint_violations"] == []
+    assert mid["tiles"] == end["tiles"]
+    r = client.post("/api/analyze", data={"photo": (io.BytesIO(data), "p.jpg"), "bag_empty": "maybe"})
+    assert r.status_code == 400 and "bag_empty" in r.json["error"]

@@ -54,7 +54,13 @@ def board_from_request() -> tuple[Board, Photo | None]:
     if request.mimetype == "multipart/form-data":
         photo = uploaded_photo()
         if photo is not None:
-            return services.read_photo(photo, profile()), photo
+            # A photo can't show the bag: the players say when it is empty (endgame).
+            flag = request.form.get("bag_empty", "")
+            if flag not in ("", "0", "false", "1", "true", "on"):
+                raise BadInput(f"'bag_empty' must be true or false, got {flag!r}")
+            board = services.read_photo(photo, profile())
+            board.bag_empty = flag in ("1", "true", "on")
+            return board, photo
         board_file = request.files.get("board")
         text = board_file.read().decode("utf-8", "replace") if board_file else request.form.get("board")
         if text is not None:

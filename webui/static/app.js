@@ -299,6 +299,8 @@ const TTC = (() => {
   function photoForm(file) {
     const fd = new FormData();
     fd.append("photo", file, file.name || "photo.jpg");
+    const bag = $("bag-empty");
+    if (bag && bag.checked) fd.append("bag_empty", "1");
     const saved = localStorage.getItem(PROFILE_KEY);
     if (saved) {
       const p = JSON.parse(saved);
