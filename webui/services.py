@@ -12,7 +12,6 @@ import threading
 from typing import Any
 
 from referee.board import Board, board_from_json
-from referee.errors import BadInput
 
 
 class Unavailable(RuntimeError):
@@ -132,5 +131,5 @@ def replay(boards: list[Board], players: list[dict[str, Any]]) -> dict[str, Any]
     return None
 
 
-__all__ = ["Unavailable", "BadInput", "read_photo", "analyze", "check", "puzzle_names",
+__all__ = ["Unavailable", "read_photo", "analyze", "check", "puzzle_names",
            "board_from_payload", "load_profile", "replay", "set_reader_concurrency"]
