@@ -29,8 +29,9 @@ def _size(rng: np.random.Generator, sizes: list[tuple[int, int]], portrait: floa
 def random_params(tier: str, rng: np.random.Generator | int | None = None) -> dict[str, Any]:
     """Draw the parameters of one shot for ``tier`` (one of :data:`TIERS`).
 
-    Units: pixels for image sizes, ``tile_px`` (tile width corner to corner at the board
-    centre) and blur; degrees for angles; tile circumradii ("s") for table-plane lengths;
+    Units: pixels for image sizes, ``tile_px`` (largest tile width, corner to corner, at the
+    board centre; the renderer makes tiles smaller so that the board spans about ``fill`` of
+    the shorter image side) and blur; degrees for angles; tile circumradii ("s") for table-plane lengths;
     kelvin for colour temperature.
     """
     if tier not in TIERS:
@@ -41,23 +42,26 @@ def random_params(tier: str, rng: np.random.Generator | int | None = None) -> di
     easy = tier == "easy"
     if easy:
         width, height = _size(rng, SIZES[:7], 0.1)
-        tile_px = u(60, 140)
+        tile_px = u(60, 160)
+        fill = u(0.45, 0.9)
         tilt = u(0, 20)
         table = str(rng.choice(["light", "dark", "wood", "felt", "light"]))
     elif tier == "video-720p":
         width, height = 1280, 720
-        tile_px = u(28, 80)
+        tile_px = u(35, 90)
+        fill = u(0.35, 0.85)
         tilt = u(15, 45)
         table = str(rng.choice(KINDS))
     elif tier == "real-texture":
         width, height = _size(rng, SIZES[:8], 0.15)
         tile_px = u(50, 150)
+        fill = u(0.35, 0.9)
         tilt = u(0, 40)
         table = str(rng.choice(KINDS))
     else:
         width, height = _size(rng, SIZES, 0.25)
-        tile_px = float(np.exp(u(np.log(20), np.log(300))))
-        tile_px = max(tile_px, min(width, height) / 40)  # a 12 MP shot of 20 px tiles is odd
+        tile_px = float(np.exp(u(np.log(40), np.log(300))))
+        fill = 0.95 - 0.8 * u(0, 1) ** 2  # mostly filling the frame, sometimes a far shot
         tilt = u(0, 50)
         table = str(rng.choice(KINDS))
     dim = hard and rng.random() < 0.3 or tier == "video-720p" and rng.random() < 0.3
@@ -67,6 +71,7 @@ def random_params(tier: str, rng: np.random.Generator | int | None = None) -> di
         "width": width,
         "height": height,
         "tile_px": round(float(tile_px), 2),
+        "fill": round(float(fill), 3),
         "tilt_deg": round(float(tilt), 2),
         "azimuth_deg": round(float(u(0, 360)), 2),
         "roll_deg": round(float(u(-180, 180)), 2),
@@ -80,7 +85,9 @@ def random_params(tier: str, rng: np.random.Generator | int | None = None) -> di
         "thickness": round(float(u(0.1, 0.18)), 3),
         "face": "real" if tier == "real-texture" else "drawn",
         "palette": str(rng.choice(["classic", "bright", "mid"])),
-        "band": round(float(u(0.21, 0.26)), 3),
+        "band": round(float(u(0.18, 0.24)), 3),
+        "body_grey": round(float(u(10, 65)), 1),
+        "wall_light": round(float(u(0, 45)), 1),
         "table": {"kind": table, "seed": int(rng.integers(1 << 30)),
                   "angle": round(float(u(0, 180)), 1)},
         "light": {
@@ -100,7 +107,7 @@ def random_params(tier: str, rng: np.random.Generator | int | None = None) -> di
         "clutter": {
             "loose": int(rng.integers(0, 2) if easy else rng.integers(0, 5)),
             "face_down": int(0 if easy else rng.integers(0, 4)),
-            "occluder": "none" if easy else str(rng.choice(["none", "none", "hand", "object"])),
+            "occluder": "none" if easy else str(rng.choice(["none"] * 6 + ["hand", "object"])),
         },
         "blur": {
             "focus": round(float(u(0, 0.6) if easy else u(0, 2.5)), 3),
@@ -117,7 +124,7 @@ def random_params(tier: str, rng: np.random.Generator | int | None = None) -> di
 def default_params() -> dict[str, Any]:
     """A clean, well lit, nearly top-down shot (what ``render(board)`` uses without params)."""
     p = random_params("easy", np.random.default_rng(0))
-    p.update({"width": 1280, "height": 960, "tile_px": 100.0, "tilt_deg": 10.0, "roll_deg": 5.0,
+    p.update({"width": 1280, "height": 960, "tile_px": 100.0, "fill": 0.7, "tilt_deg": 10.0, "roll_deg": 5.0,
               "k1": 0.0, "k2": 0.0, "offset": [0.0, 0.0], "palette": "classic", "jpeg_quality": 92})
     p["table"]["kind"] = "light"
     p["clutter"] = {"loose": 0, "face_down": 0, "occluder": "none"}

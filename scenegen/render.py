@@ -21,7 +21,9 @@ from .camera import Camera
 from .params import default_params
 from .table import lay_table, make_table
 
-_OUTLINE = tileface.rounded_hexagon(1.0, 0.12, 4)
+CORNER = 0.15
+"""Rounding radius of a tile's corners (tile units)."""
+_OUTLINE = tileface.rounded_hexagon(1.0, CORNER, 4)
 _VERTICES = np.array([tileface.vertex(k) for k in range(6)])
 
 
@@ -64,6 +66,17 @@ def _poly_mask(pts: np.ndarray, shape: tuple[int, int], origin=(0, 0)) -> np.nda
     p = np.round((pts - origin) * 16).astype(np.int32)
     cv2.fillPoly(m, [p], 255, cv2.LINE_AA, 4)
     return m.astype(np.float32) / 255
+
+
+def soft_blur(a: np.ndarray, sigma: float) -> np.ndarray:
+    """Gaussian blur that stays fast for wide kernels: blur a shrunken copy, scale it back."""
+    if sigma < 4:
+        return cv2.GaussianBlur(a, (0, 0), max(sigma, 0.3))
+    f = sigma / 2.0
+    h, w = a.shape[:2]
+    small = cv2.resize(a, (max(1, int(w / f)), max(1, int(h / f))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), 2.0)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _blend(img: np.ndarray, roi, colour_img: np.ndarray, alpha: np.ndarray) -> None:
@@ -196,7 +209,7 @@ def _shadows(img: np.ndarray, cam: Camera, pieces: list[_Piece], p: dict) -> Non
         m = _poly_mask(pts, (y1 - y0, x1 - x0), (x0, y0))
         mask[y0:y1, x0:x1] = np.maximum(mask[y0:y1, x0:x1], m)
     sigma = max(0.8, sh["blur"] * p["tile_px"] / 2)
-    mask = cv2.GaussianBlur(mask, (0, 0), sigma)
+    mask = soft_blur(mask, sigma)
     img *= (1 - sh["strength"] * mask)[..., None]
 
 
@@ -218,18 +231,22 @@ def _draw_piece(img: np.ndarray, topmask: np.ndarray, cam: Camera, pc: _Piece, p
         return
     # the walls: black plastic, a little lighter on the side facing the light
     body = np.array(tileface.PALETTES[p["palette"]]["body"], np.float32)
+    if p.get("body_grey") is not None:
+        body = np.full(3, p["body_grey"], np.float32)
     wall = _poly_mask(hull, (y1 - y0, x1 - x0), (x0, y0))
     wall_col = np.empty((y1 - y0, x1 - x0, 3), np.float32)
-    wall_col[:] = body * 0.7 + 4
+    # the sides are glossy too: they pick up the room light, so they are often lighter
+    wall_col[:] = body * 0.8 + p.get("wall_light", 10.0)
     _blend(img, (x0, y0, x1, y1), wall_col, wall)
     # the top face
     R = _texture_radius(cam, pc, p)
     if not pc.face_up:
-        tex, alpha = tileface.draw_back(pc.number, R)
+        tex, alpha = tileface.draw_back(pc.number, R, CORNER)
     elif p["face"] == "real" and tileface.real_textures_available():
         tex, alpha = tileface.real_face(pc.number, R)
     else:
-        tex, alpha = tileface.draw_face(pc.number, R, p["palette"], p["band"], light_angle)
+        tex, alpha = tileface.draw_face(pc.number, R, p["palette"], p["band"], light_angle,
+                                        CORNER, body_grey=p.get("body_grey"))
     c = tex.shape[0] / 2
     ang = pc.angle + math.radians(60 * pc.rotation)
     M = np.eye(3)
@@ -264,7 +281,7 @@ def _glare(img: np.ndarray, topmask: np.ndarray, p: dict, rng: np.random.Generat
         ang = rng.uniform(0, 180)
         blob = np.zeros((h, w), np.uint8)
         cv2.ellipse(blob, (int(cx), int(cy)), (int(rx), int(ry)), ang, 0, 360, 255, -1)
-        field = np.maximum(field, cv2.GaussianBlur(blob.astype(np.float32) / 255, (0, 0), rx / 3))
+        field = np.maximum(field, soft_blur(blob.astype(np.float32) / 255, rx / 3))
         spots.append([round(cx, 1), round(cy, 1), round(rx, 1)])
     # glossy tiles reflect the light source; the matte table barely does
     g = field * (0.15 + 0.85 * topmask) * p["light"]["glare_strength"]
@@ -282,7 +299,11 @@ def _occluder(img: np.ndarray, p: dict, rng: np.random.Generator, pieces_img: li
     tp = p["tile_px"]
     # aim at one tile of the Tantrix, coming in from the nearest image border
     aim = pieces_img[int(rng.integers(len(pieces_img)))]
-    ax, ay = aim[0] + rng.normal(0, tp * 0.4), aim[1] + rng.normal(0, tp * 0.4)
+    # reach for the edge of the Tantrix rather than its middle
+    mid = np.mean(pieces_img, axis=0)
+    out = np.asarray(aim) - mid
+    out = out / (np.linalg.norm(out) + 1e-9)
+    ax, ay = np.asarray(aim) + out * tp * 0.5 + rng.normal(0, tp * 0.3, 2)
     borders = [(ax, 0), (ax, h), (0, ay), (w, ay)]
     bx, by = min(borders, key=lambda b: math.hypot(b[0] - ax, b[1] - ay))
     d = np.array([ax - bx, ay - by]); d /= np.linalg.norm(d) + 1e-9
@@ -293,8 +314,8 @@ def _occluder(img: np.ndarray, p: dict, rng: np.random.Generator, pieces_img: li
                         np.float32)
         palm_c = np.array([ax, ay]) - d * tp * 0.8
         # arm from the border to the palm
-        arm = np.array([[bx, by] + nrm * tp * 0.9, [bx, by] - nrm * tp * 0.9,
-                        palm_c - nrm * tp * 0.7, palm_c + nrm * tp * 0.7])
+        arm = np.array([[bx, by] + nrm * tp * 1.1, [bx, by] - nrm * tp * 1.1,
+                        palm_c - nrm * tp * 0.75, palm_c + nrm * tp * 0.75])
         cv2.fillPoly(mask, [np.round(arm * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
         cv2.ellipse(mask, (int(palm_c[0]), int(palm_c[1])), (int(tp * 0.9), int(tp * 0.75)),
                     math.degrees(math.atan2(d[1], d[0])), 0, 360, 255, -1, cv2.LINE_AA)
@@ -306,13 +327,16 @@ def _occluder(img: np.ndarray, p: dict, rng: np.random.Generator, pieces_img: li
             cv2.line(mask, tuple(int(v) for v in start), tuple(int(v) for v in end), 255,
                      max(2, int(tp * 0.28)), cv2.LINE_AA)
         colour_img[:] = skin
-        shade = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), tp * 0.3)
-        colour_img *= (0.75 + 0.25 * shade)[..., None]
+        # rounded limbs: darker towards their outline, a little sheen along the middle
+        inside = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 3)
+        depth = np.clip(inside / (tp * 0.35), 0, 1)
+        colour_img *= (0.55 + 0.45 * np.sqrt(depth))[..., None]
+        colour_img += (np.exp(-((depth - 0.8) / 0.2) ** 2) * 18)[..., None]
     else:
         col = np.array(rng.choice([(40, 40, 45), (200, 200, 205), (30, 60, 160), (140, 90, 40)]),
                        np.float32)
         if rng.random() < 0.5:  # a mug seen from above
-            r = int(tp * rng.uniform(0.7, 1.2))
+            r = int(tp * rng.uniform(0.5, 0.9))
             c = (int(ax), int(ay))
             cv2.circle(mask, c, r, 255, -1, cv2.LINE_AA)
             colour_img[:] = col
@@ -330,7 +354,7 @@ def _occluder(img: np.ndarray, p: dict, rng: np.random.Generator, pieces_img: li
     # its soft shadow falls on the table and tiles
     sh = p["light"]["shadow"]
     M = np.float32([[1, 0, tp * (sh["dx"] + 0.1) * 2], [0, 1, tp * (sh["dy"] + 0.1) * 2]])
-    shadow = cv2.GaussianBlur(cv2.warpAffine(m, M, (w, h)), (0, 0), tp * 0.25)
+    shadow = soft_blur(cv2.warpAffine(m, M, (w, h)), tp * 0.25)
     img *= (1 - 0.45 * shadow)[..., None]
     img[:] = img * (1 - m[..., None]) + colour_img * m[..., None]
     return m
@@ -400,10 +424,16 @@ def render_scene(board: Board | dict, params: dict | None = None, seed: int = 0
                  ) -> tuple[np.ndarray, dict, bytes]:
     """Render ``board``; returns (BGR uint8 image, ground truth dict, JPEG bytes of it)."""
     board = _as_board(board)
-    p = default_params() if params is None else params
+    p = dict(default_params() if params is None else params)
     rng = np.random.default_rng(seed)
     w, h = p["width"], p["height"]
     pieces = _layout(board, p, rng)
+    p["tile_px_requested"] = p["tile_px"]
+    if pieces and p.get("fill"):
+        # tiles as large as asked, but no larger than lets the board span ``fill`` of the frame
+        xy = np.array([pc.xy for pc in pieces])
+        extent = float((xy.max(0) - xy.min(0)).max()) + 2.0
+        p["tile_px"] = round(min(p["tile_px"], p["fill"] * min(w, h) * 2.0 / extent), 2)
     used = board.numbers()
     spare = [n for n in TILES if n not in used]
     rng.shuffle(spare)
@@ -458,13 +488,18 @@ def _tile_truth(cam: Camera, pc: _Piece, th: float) -> dict[str, Any]:
 def _truth(board: Board, cam: Camera, pieces, loose, occ, p, seed, spots) -> dict[str, Any]:
     th = p["thickness"]
     tiles, occluded, widths = [], [], []
+    has_occluder = bool(occ.max() > 0)
     for pc in pieces:
         t = {"q": pc.cell[0], "r": pc.cell[1], "tile": pc.number, "rotation": pc.rotation}
         t.update(_tile_truth(cam, pc, th))
         cs = np.array(t["corners"])
         widths.append(float(np.linalg.norm(cs[0] - cs[3])))
-        m = _poly_mask(cs, occ.shape)
-        frac = float((m * occ).sum() / max(m.sum(), 1e-6))
+        frac = 0.0
+        if has_occluder:
+            x0, y0, x1, y1 = _roi(cs, occ.shape[1], occ.shape[0])
+            if x1 > x0 and y1 > y0:
+                m = _poly_mask(cs, (y1 - y0, x1 - x0), (x0, y0))
+                frac = float((m * occ[y0:y1, x0:x1]).sum() / max(m.sum(), 1e-6))
         if frac > 0.02:
             occluded.append({"q": pc.cell[0], "r": pc.cell[1], "tile": pc.number,
                              "fraction": round(frac, 3)})

@@ -102,8 +102,11 @@ def make_table(kind: str, rng: np.random.Generator, size: int = 512) -> tuple[np
         img += fine[..., None] * 5
         period = float(rng.uniform(8, 20))
     elif kind == "carpet":
-        base = np.array(rng.uniform(120, 200), np.float32) * np.float32([1, 1, 1.02])
-        img = base + _noise(rng, size, 0.7)[..., None] * 22 + coarse[..., None] * 6
+        base = np.array(rng.uniform(120, 200), np.float32) * np.float32([1, 1.02, 1.05])
+        # looped pile: bright tufts with dark gaps between them
+        tufts = np.tanh(_noise(rng, size, 1.6) * 1.5)
+        img = base + tufts[..., None] * 30 + _noise(rng, size, 0.6)[..., None] * 10 \
+            + coarse[..., None] * 6
         period = 6.0
     elif kind == "felt":
         base = np.array(rng.choice([(40, 90, 30), (90, 60, 30), (30, 40, 110)]), np.float32)

@@ -174,20 +174,25 @@ def _shape(radius_px: int, corner: float) -> tuple[np.ndarray, np.ndarray, np.nd
 
 
 def draw_face(number: int, radius_px: int, palette: str = "classic", band: float = 0.23,
-              light_angle: float = -2.2, corner: float = 0.12,
-              variant: int = 0) -> tuple[np.ndarray, np.ndarray]:
+              light_angle: float = -2.2, corner: float = 0.12, variant: int = 0,
+              body_grey: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The face of tile ``number`` at rotation 0 as (BGR float32 image, alpha).
 
     ``radius_px`` is the circumradius in texture pixels; the tile centre is at
-    ``(radius_px + 2, radius_px + 2)``.  ``band`` is the link width in tile units (s).
+    ``(radius_px + 2, radius_px + 2)``.  ``band`` is the link width in tile units (s);
+    ``body_grey`` (0..255) overrides the palette's body colour (glossy black plastic looks
+    anything from 10 to 70 grey depending on what it reflects).
     """
+    bg = None if body_grey is None else int(round(body_grey / 4) * 4)
     return _draw_face(number, int(radius_px), palette, round(band, 3), round(light_angle, 1),
-                      corner, variant)
+                      round(corner, 2), variant, bg)
 
 
 @lru_cache(maxsize=2048)
-def _draw_face(number, radius_px, palette, band, light_angle, corner, variant):
-    pal = PALETTES[palette]
+def _draw_face(number, radius_px, palette, band, light_angle, corner, variant, body_grey):
+    pal = dict(PALETTES[palette])
+    if body_grey is not None:
+        pal["body"] = (body_grey * 0.98, body_grey * 0.95, body_grey)
     alpha, dist, ang = _shape(radius_px, corner)
     size = alpha.shape[0]
     c = size / 2
@@ -217,8 +222,8 @@ def _draw_face(number, radius_px, palette, band, light_angle, corner, variant):
     border = np.clip((rim - dist) / 0.02, 0, 1)[..., None]
     img = img * (1 - border) + body * border
     facing = 0.5 + 0.5 * np.cos(ang - light_angle)
-    bevel = np.exp(-((dist - 0.022) / 0.014) ** 2) * facing
-    img += (bevel * 70)[..., None]
+    bevel = np.exp(-((dist - 0.025) / 0.016) ** 2) * facing
+    img += (bevel * 85)[..., None]
     # body texture: faint mottling so the black is not a flat fill
     rng = np.random.default_rng(number * 31 + variant)
     mott = cv2.GaussianBlur(rng.normal(0, 1, (size, size)).astype(np.float32), (0, 0), max(1, radius_px / 25))
