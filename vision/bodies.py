@@ -38,13 +38,15 @@ class Hexagon:
 
 
 def dark_mask(lab: np.ndarray) -> np.ndarray:
-    """bool mask of black-body-like pixels: darker than the photo's Otsu split and grey."""
+    """bool mask of grey pixels (tile bodies are black or, lit or glared, grey).
+
+    No darkness test: dim tables are as dark as the bodies and glare turns bodies grey;
+    what a coloured table never is, is grey.  On a grey table this mask covers the table
+    too, which is harmless: it only tells where link colour may be.
+    """
     L = lab[..., 0]
-    L8 = np.clip(L, 0, 255).astype(np.uint8)
-    thr, _ = cv2.threshold(L8[::2, ::2], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thr = min(float(thr), 100.0)
     chroma = cv2.magnitude(lab[..., 1], lab[..., 2])
-    return (L8 < thr) & (chroma < 12 + 0.25 * L)
+    return chroma < 10 + 0.08 * L
 
 
 def near_body(dark: np.ndarray, radius: int) -> np.ndarray:
@@ -53,13 +55,15 @@ def near_body(dark: np.ndarray, radius: int) -> np.ndarray:
     return cv2.boxFilter(dark.astype(np.float32), -1, (k, k))
 
 
-def tile_mask(lab: np.ndarray, link: np.ndarray, dark: np.ndarray | None = None) -> np.ndarray:
+def tile_mask(lab: np.ndarray, link: np.ndarray) -> np.ndarray:
     """uint8 mask (255 = tile-like) of a working-scale photo.
 
-    Black-body pixels or link-coloured pixels, closed so links inside a body are filled.
+    Pixels darker than the photo's Otsu split of lightness (the bodies against a lighter
+    table) or link-coloured, closed so links inside a body are filled.
     """
-    if dark is None:
-        dark = dark_mask(lab)
+    L8 = np.clip(lab[..., 0], 0, 255).astype(np.uint8)
+    thr, _ = cv2.threshold(L8[::2, ::2], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    dark = L8 < min(float(thr), 110.0)
     mask = (dark | (link > 0.5)).astype(np.uint8) * 255
     k = max(3, int(round(min(lab.shape[:2]) / 200)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -94,7 +98,7 @@ def fit_hexagon(points: np.ndarray, area: float) -> tuple[np.ndarray, np.ndarray
     wpts = (pts - [x0, y0] + 1 - c) @ Si.T
     ang = np.arctan2(wpts[:, 1], wpts[:, 0])
     rad = np.hypot(wpts[:, 0], wpts[:, 1])
-    z = np.sum(rad * np.exp(6j * ang))
+    z = np.sum((rad - rad.mean()) * np.exp(6j * ang))
     phi = np.angle(z) / 6.0  # a corner direction of the whitened hexagon
     R = np.array([[np.cos(phi), -np.sin(phi)], [np.sin(phi), np.cos(phi)]])
     M = S @ R
@@ -102,7 +106,7 @@ def fit_hexagon(points: np.ndarray, area: float) -> tuple[np.ndarray, np.ndarray
 
 
 def single_hexagons(mask: np.ndarray, min_size: float = 6.0) -> list[Hexagon]:
-    """Blobs of ``mask`` that are one hexagon each (IoU with their fitted hexagon ≥ 0.85)."""
+    """Blobs of ``mask`` that are one hexagon each (IoU with their fitted hexagon ≥ 0.78)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out = []
     min_area = (min_size ** 2) * 2.6
@@ -125,7 +129,7 @@ def single_hexagons(mask: np.ndarray, min_size: float = 6.0) -> list[Hexagon]:
         inter = float(np.count_nonzero(hexmask & roi))
         union = float(np.count_nonzero(hexmask | roi))
         iou = inter / union if union else 0.0
-        if iou >= 0.85:
+        if iou >= 0.78:
             out.append(Hexagon(c + [x, y], M, iou))
     return out
 

@@ -51,11 +51,13 @@ def to_lab(image: np.ndarray) -> np.ndarray:
 def neutral_point(lab: np.ndarray, dark: np.ndarray | None = None) -> np.ndarray:
     """The photo's grey (a, b).
 
-    The black tile bodies are the one surface known to be grey in every photo, so their
-    median a/b is used; without a dark mask, the least colourful bright pixels.
+    The black tile bodies are the one surface known to be grey in every photo, so the
+    median a/b of the darkest grey pixels is used; without a mask, the least colourful
+    bright pixels.
     """
     if dark is not None:
-        sel = dark[::2, ::2]
+        L = lab[::2, ::2, 0]
+        sel = dark[::2, ::2] & (L <= np.percentile(L, 25))
         if sel.sum() >= 50:
             return np.median(lab[::2, ::2, 1:][sel], axis=0).astype(np.float32)
     ab = lab[::4, ::4, 1:].reshape(-1, 2)
@@ -83,7 +85,7 @@ def link_image(lab: np.ndarray, neutral: np.ndarray, gate: np.ndarray | None = N
     sub = sub[sub > 3]
     ref = float(np.percentile(sub, 90)) if sub.size > 20 else 40.0
     ref = max(ref, 12.0)
-    return np.clip(chroma * (1.6 / ref) - 0.15, 0.0, 1.0).astype(np.float32)
+    return np.clip(chroma * (1.6 / ref) - 0.45, 0.0, 1.0).astype(np.float32)
 
 
 def initial_model(lab: np.ndarray, dark: np.ndarray | None = None) -> ColourModel:

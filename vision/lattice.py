@@ -32,6 +32,10 @@ CORNERS = np.stack([np.cos(_ang_cor), np.sin(_ang_cor)], 1)
 """Plane offsets of the six corners; corner k is between edges k-1 and k... (k=0: NW-N)."""
 
 
+def _cross(u: np.ndarray, v: np.ndarray) -> float:
+    return float(u[0] * v[1] - u[1] * v[0])
+
+
 def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Apply a 3x3 homography to points (..., 2) (plain arithmetic: no BLAS threads)."""
     pts = np.asarray(pts, np.float64)
@@ -68,7 +72,8 @@ class Lattice:
         p0 = self.to_image(c)
         p1 = self.to_image(c + [1.0, 0.0])
         p2 = self.to_image(c + [0.0, 1.0])
-        return np.sqrt(np.abs(np.cross(p1 - p0, p2 - p0)))
+        d1, d2 = p1 - p0, p2 - p0
+        return np.sqrt(np.abs(d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]))
 
     def cells_in(self, width: int, height: int, margin: float = 0.0) -> np.ndarray:
         """All cells whose centre falls inside the image (grown by ``margin`` px), (N, 2)."""
@@ -92,6 +97,8 @@ def sample(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
     shape = pts.shape[:-1]
     p = np.asarray(pts, np.float32).reshape(-1, 2)
     n = len(p)
+    if n == 0:
+        return np.zeros(shape + image.shape[2:], np.float32)
     cols = 1024 if n > 1024 else max(n, 1)
     rows = -(-n // cols)
     pad = np.zeros((rows * cols, 2), np.float32)
@@ -173,7 +180,7 @@ def autocorr_bases(link: np.ndarray, max_candidates: int = 3) -> list[np.ndarray
         if best is None:
             continue
         e2 = best
-        if np.cross(e1, e2) < 0:
+        if _cross(e1, e2) < 0:
             e1, e2 = e2, e1
         base = np.stack([e1, e2], 1)
         out.append(base)
@@ -370,7 +377,16 @@ def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) ->
             break
         radius *= 1.7
     cells_all = _supported(lat, lat.cells_in(w, h), support)
+    if len(cells_all) == 0:
+        return None
     con = cell_contrast(link, lat, cells_all)[:, 0]
     occ = con > 0.3
-    lat.score = float(con[occ].sum()) if occ.any() else 0.0
+    if not occ.any():
+        return None
+    sizes = lat.cell_size(cells_all[occ])
+    if sizes.max() > 3.0 * sizes.min() or sizes.min() < 3:
+        return None  # a degenerate perspective: not a table seen by a camera
+    # area of clean cells (contrast well above what a wrong lattice reaches), so neither a
+    # too-fine lattice (many weak small cells) nor a too-coarse one (few weak big ones) wins
+    lat.score = float((np.clip(con[occ] - 0.45, 0, None) * sizes ** 2).sum())
     return lat

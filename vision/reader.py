@@ -142,10 +142,10 @@ def analyse(source: Any, profile: Any = None) -> Scene:
     model = colours.initial_model(lab, dark)
     model = _apply_profile(model, profile)
     # links lie inside black bodies: a coloured table far from any body is not a link
-    gate = np.clip(bodies.near_body(dark, max(3, round(max(lab.shape) / 80))) * 5.0, 0.0, 1.0)
+    gate = np.clip(bodies.near_body(dark, max(8, round(max(lab.shape) / 40))) * 10.0, 0.0, 1.0)
     link = colours.link_image(lab, model.neutral, gate)
     link = cv2.GaussianBlur(link, (0, 0), 1.0)
-    mask = bodies.tile_mask(lab, link, dark)
+    mask = bodies.tile_mask(lab, link)
     lat = _find_lattice(link, mask)
     if lat is None:
         return scene

@@ -1,0 +1,36 @@
+"""``tantrix read PHOTO [--overlay OUT.png]``: a table photo → board JSON on stdout."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("read", help="read a table photo and print the board JSON",
+                              description="Find every tile on a table photo and print the board JSON "
+                                          "(CONTRACT.md) with per-tile confidence and pixel centre.")
+    p.add_argument("photo", help="photo of the table (JPEG, PNG, ...)")
+    p.add_argument("--overlay", metavar="OUT.png",
+                   help="also write the photo with the reading drawn on it")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision import overlay
+    from vision.reader import analyse, to_board
+
+    scene = analyse(args.photo)
+    board = to_board(scene)
+    if args.overlay:
+        from referee.analysis import analyze
+        findings = analyze(board) if len(board) else None
+        overlay.write(args.overlay, overlay.draw(scene, findings))
+    if not board.tiles:
+        print("tantrix read: no tiles found in the photo", file=sys.stderr)
+    unread = board.meta.get("unreadable", [])
+    if unread:
+        print(f"tantrix read: {len(unread)} tile(s) could not be read (covered or unclear)", file=sys.stderr)
+    json.dump(board.to_json(), sys.stdout, indent=1)
+    sys.stdout.write("\n")
+    return 0
