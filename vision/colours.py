@@ -81,11 +81,12 @@ def link_image(lab: np.ndarray, neutral: np.ndarray, gate: np.ndarray | None = N
     chroma = cv2.magnitude(a, b)
     if gate is not None:
         chroma = chroma * gate
-    sub = chroma[::3, ::3]
+    sub = chroma[::2, ::2]
     sub = sub[sub > 3]
-    ref = float(np.percentile(sub, 90)) if sub.size > 20 else 40.0
-    ref = max(ref, 12.0)
-    return np.clip(chroma * (1.6 / ref) - 0.45, 0.0, 1.0).astype(np.float32)
+    # links cover a few per cent of a photo at least: the 99th percentile is link chroma
+    ref = float(np.percentile(sub, 99)) if sub.size > 20 else 40.0
+    ref = max(ref, 15.0)
+    return np.clip(chroma * (2.0 / ref) - 0.7, 0.0, 1.0).astype(np.float32)
 
 
 def initial_model(lab: np.ndarray, dark: np.ndarray | None = None) -> ColourModel:

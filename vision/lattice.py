@@ -267,6 +267,25 @@ _EDGE_PTS = np.concatenate([MIDPOINTS * 0.85, CORNERS * 0.85])
 _EDGE_W = np.r_[np.ones(6), -np.ones(6)]
 
 
+def local_shifts(link: np.ndarray, lat: Lattice, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-cell plane shift that best fits each cell (lens distortion, jitter), and its contrast.
+
+    A coarse search (±0.3 of the cell size) then a fine one (±0.075) around the best.
+    Returns ``(shifts (N, 2), contrast (N,))``.
+    """
+    if len(cells) == 0:
+        return np.zeros((0, 2)), np.zeros(0)
+    sc = cell_contrast(link, lat, cells, _SEARCH)
+    best = _SEARCH[sc.argmax(1)]
+    fine = np.stack(np.meshgrid(np.linspace(-0.075, 0.075, 5), np.linspace(-0.075, 0.075, 5)), -1).reshape(-1, 2)
+    centres = np.asarray(cells, np.float64) @ BASIS.T + best
+    pts = centres[:, None, None, :] + fine[None, :, None, :] + _EDGE_PTS[None, None, :, :]
+    v = sample(link, lat.to_image(pts))
+    sc2 = (v * _EDGE_W).sum(-1) / 6.0
+    k = sc2.argmax(1)
+    return best + fine[k], sc2[np.arange(len(cells)), k]
+
+
 def cell_contrast(link: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray | None = None
                   ) -> np.ndarray:
     """Mean link value at the 6 midpoints minus at the 6 corners, per cell (and shift)."""

@@ -15,8 +15,9 @@ _RED = (40, 40, 230)
 _GREY = (170, 170, 170)
 
 
-def _poly(img: np.ndarray, lat: Lattice, cell: tuple[int, int], scale: float, colour, thick: int) -> None:
-    c = np.asarray(cell, np.float64) @ BASIS.T
+def _poly(img: np.ndarray, lat: Lattice, cell: tuple[int, int], scale: float, colour, thick: int,
+          shift=(0.0, 0.0)) -> None:
+    c = np.asarray(cell, np.float64) @ BASIS.T + np.asarray(shift)
     pts = lat.to_image(c + CORNERS) / scale
     cv2.polylines(img, [np.round(pts).astype(np.int32)], True, colour, thick, cv2.LINE_AA)
 
@@ -46,15 +47,15 @@ def draw(scene: Scene, findings: dict[str, Any] | None = None, image: np.ndarray
     h, w = scene.work.shape[:2]
     for cell in lat.cells_in(w, h):
         _poly(img, lat, tuple(cell), s, _GREY, 1)
-    for cell, rd, _px in scene.readings:
+    for cell, rd, px in scene.readings:
         col = _GREEN if rd.confidence >= 0.5 else _ORANGE
-        _poly(img, lat, cell, s, col, thick + 1)
-        c = lat.centres(np.array([cell]))[0] / s
+        _poly(img, lat, cell, s, col, thick + 1, scene.shifts.get(cell, (0.0, 0.0)))
+        c = np.asarray(px) * scene.photo.scale
         _text(img, str(rd.tile), (c[0] - fs * 14, c[1]), fs, col)
         _text(img, f"{rd.confidence:.2f}", (c[0] - fs * 18, c[1] + fs * 26), fs * 0.6, col)
-    for cell, _rd, _px in scene.unreadable:
-        _poly(img, lat, cell, s, _RED, thick + 1)
-        c = lat.centres(np.array([cell]))[0] / s
+    for cell, _rd, px in scene.unreadable:
+        _poly(img, lat, cell, s, _RED, thick + 1, scene.shifts.get(cell, (0.0, 0.0)))
+        c = np.asarray(px) * scene.photo.scale
         _text(img, "?", (c[0] - fs * 8, c[1]), fs, _RED)
     for item in scene.loose:
         px = np.array(item.get("pixel", [0, 0])) * scene.photo.scale

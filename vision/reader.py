@@ -65,6 +65,7 @@ class Scene:
     unreadable: list = field(default_factory=list)
     loose: list = field(default_factory=list)
     frame_steps: int = 0
+    shifts: dict = field(default_factory=dict)   # cell -> plane shift found for it
 
 
 def _working_copy(photo: Photo) -> tuple[np.ndarray, float]:
@@ -122,10 +123,14 @@ def _lab_samples(bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return lab.reshape(v.shape).astype(np.float64)
 
 
-def _sample_cells(bgr: np.ndarray, lat_full: Lattice, cells: np.ndarray
+def _median_size(lat: Lattice, cells: np.ndarray) -> float:
+    return float(np.median(lat.cell_size(cells))) if len(cells) else 10.0
+
+
+def _sample_cells(bgr: np.ndarray, lat_full: Lattice, cells: np.ndarray, shifts: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray]:
     """Median Lab per edge (N, 6, 3) and Lab per corner (N, 6, 3) of each cell."""
-    centres = cells.astype(np.float64) @ BASIS.T
+    centres = cells.astype(np.float64) @ BASIS.T + shifts
     v = _lab_samples(bgr, lat_full.to_image(centres[:, None, None, :] + EDGE_OFFSETS[None]))
     edges = np.median(v, axis=2)
     corners = _lab_samples(bgr, lat_full.to_image(centres[:, None, :] + CORNER_OFFSETS[None]))
@@ -159,16 +164,19 @@ def analyse(source: Any, profile: Any = None) -> Scene:
         return scene
     lat, steps = _choose_frame(lat, occ)
     # the turned lattice relabels cells: recompute them in the new frame
-    cells = lat.cells_in(w, h)
-    con = lattice.cell_contrast(link, lat, cells)[:, 0]
-    occ = cells[con > OCCUPIED_CONTRAST]
+    cells = lattice._supported(lat, lat.cells_in(w, h), lattice.support_map(link, _median_size(lat, occ)))
+    shifts, con = lattice.local_shifts(link, lat, cells)
+    keep_cells = con > OCCUPIED_CONTRAST
+    occ, shifts = cells[keep_cells], shifts[keep_cells]
     scene.lattice, scene.frame_steps = lat, steps
+    if len(occ) == 0:
+        return scene
     # sample colours on the decoded image (more detail than the working copy)
     full = photo.image
     f = full.shape[1] / w
     S = np.diag([f, f, 1.0])
     lat_full = Lattice(S @ lat.H, lat.score)
-    edges, corners = _sample_cells(full, lat_full, occ)
+    edges, corners = _sample_cells(full, lat_full, occ, shifts)
     model = colours.adapt_scale(model, edges.reshape(-1, 3))
     readings = []
     for _ in range(3):
@@ -178,10 +186,11 @@ def analyse(source: Any, profile: Any = None) -> Scene:
         weights = np.repeat([r.confidence for r in readings], 6)
         model = colours.calibrate(model, edges.reshape(-1, 3), labels, weights)
     keep, bad = [], []
-    centres = lat.centres(occ) / ws
+    centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts) / ws
     for i, (cell, rd) in enumerate(zip(occ, readings)):
         item = (tuple(int(v) for v in cell), rd, centres[i])
         (keep if rd.fit >= UNREADABLE_FIT else bad).append(item)
+    scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
     scene.cells = occ
     scene.readings = keep
     scene.unreadable = bad
