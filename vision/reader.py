@@ -171,30 +171,109 @@ def analyse(source: Any, profile: Any = None) -> Scene:
     scene.lattice, scene.frame_steps = lat, steps
     if len(occ) == 0:
         return scene
+    # tiles off the lattice (loose, beside the Tantrix): single hexagons far from any cell
+    hexes = _off_lattice_hexagons(mask, lat, occ, shifts)
     # sample colours on the decoded image (more detail than the working copy)
     full = photo.image
     f = full.shape[1] / w
     S = np.diag([f, f, 1.0])
     lat_full = Lattice(S @ lat.H, lat.score)
     edges, corners = _sample_cells(full, lat_full, occ, shifts)
+    loose_edges = []
+    for hx in hexes:
+        e, _ = _sample_cells(full, Lattice(S @ hx.H), np.zeros((1, 2), int), hx.shift[None])
+        loose_edges.append(e)
+    all_edges = np.concatenate([edges] + loose_edges) if loose_edges else edges
     model = colours.adapt_scale(model, edges.reshape(-1, 3))
     readings = []
     for _ in range(3):
-        logp = colours.log_probs(edges, model)
+        logp = colours.log_probs(all_edges, model)
         readings = identify.identify(logp)
         labels = identify.edge_labels(readings).ravel()
         weights = np.repeat([r.confidence for r in readings], 6)
-        model = colours.calibrate(model, edges.reshape(-1, 3), labels, weights)
+        model = colours.calibrate(model, all_edges.reshape(-1, 3), labels, weights)
+    loose_readings = readings[len(occ):]
+    readings = readings[:len(occ)]
     keep, bad = [], []
     centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts) / ws
     for i, (cell, rd) in enumerate(zip(occ, readings)):
         item = (tuple(int(v) for v in cell), rd, centres[i])
         (keep if rd.fit >= UNREADABLE_FIT else bad).append(item)
+    keep, isolated = _split_isolated(keep)
     scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
     scene.cells = occ
     scene.readings = keep
     scene.unreadable = bad
+    scene.loose = [_loose_item(rd, px) for _c, rd, px in isolated]
+    for hx, rd in zip(hexes, loose_readings):
+        if rd.fit >= UNREADABLE_FIT:
+            scene.loose.append(_loose_item(rd, hx.centre / ws))
+    _dedupe_numbers(scene)
     return scene
+
+
+@dataclass
+class _LooseHex:
+    H: np.ndarray        # plane → working image, cell (0, 0) is the tile
+    shift: np.ndarray
+    centre: np.ndarray   # working-image pixel
+
+
+def _off_lattice_hexagons(mask: np.ndarray, lat: Lattice, occ: np.ndarray, shifts: np.ndarray
+                          ) -> list[_LooseHex]:
+    """Single-tile blobs whose centre is not near any occupied cell, as one-cell lattices."""
+    if len(occ) == 0:
+        return []
+    centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts)
+    size = _median_size(lat, occ)
+    out = []
+    for hx in bodies.single_hexagons(mask, min_size=max(4.0, 0.6 * size)):
+        if not 0.6 * size < hx.size < 1.6 * size:
+            continue
+        if np.min(np.linalg.norm(centres - hx.centre, axis=1)) < 1.2 * size:
+            continue
+        H = np.eye(3)
+        H[:2, :2] = hx.M
+        H[:2, 2] = hx.centre
+        one = Lattice(H)
+        one, _ = _choose_frame(one, np.zeros((1, 2)))
+        link_ok = True
+        if link_ok:
+            out.append(_LooseHex(one.H, np.zeros(2), hx.centre))
+    return out
+
+
+def _split_isolated(items: list) -> tuple[list, list]:
+    """Tiles of the Tantrix vs tiles lying alone away from it (reported as loose).
+
+    A tile touching no other tile while the Tantrix has at least three is taken to be a
+    loose tile that happens to sit near a lattice position.
+    """
+    if len(items) < 4:
+        return items, []
+    groups = components([c for c, _rd, _px in items])
+    main = groups[0]
+    if len(main) < 3:
+        return items, []
+    alone = {next(iter(g)) for g in groups[1:] if len(g) == 1}
+    return [it for it in items if it[0] not in alone], [it for it in items if it[0] in alone]
+
+
+def _loose_item(rd: identify.Reading, px: np.ndarray) -> dict[str, Any]:
+    return {"tile": rd.tile, "rotation": rd.rotation, "confidence": round(rd.confidence, 4),
+            "pixel": [round(float(px[0]), 1), round(float(px[1]), 1)]}
+
+
+def _dedupe_numbers(scene: Scene) -> None:
+    """A number read twice (board and loose): keep the more confident, flag the other."""
+    seen = {rd.tile: rd.confidence for _c, rd, _px in scene.readings}
+    kept = []
+    for item in scene.loose:
+        if item["tile"] in seen:
+            continue
+        seen[item["tile"]] = item["confidence"]
+        kept.append(item)
+    scene.loose = kept
 
 
 def _apply_profile(model: colours.ColourModel, profile: Any) -> colours.ColourModel:
