@@ -14,6 +14,7 @@ the game shot three ways:
 - ``without``: ``vision.read_photo(image)``;
 - ``with``: ``vision.read_photo(image, profile)``, using what the reader takes from a
   profile today (``Profile.neutral``, ``Profile.colour_means``);
+- ``with-neutral``: the profile's neutral point (grey under this light) only;
 - ``with-logprobs`` (simulated integration, unless ``--no-simulated``): the same call with
   the reader's per-photo colour likelihood ``vision.colours.log_probs`` replaced by the
   profile's own model (``Profile.colour_log_probs``), to show what wiring it in would give.
@@ -30,6 +31,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -140,7 +142,7 @@ def run(tier: str = "hard", count: int = 20, any_light: bool = False, simulated:
             picks.append((i, board, params, seed))
         if len(picks) >= count:
             break
-    variants = ["without", "with"] + (["with-logprobs"] if simulated else [])
+    variants = ["without", "with", "with-neutral"] + (["with-logprobs"] if simulated else [])
     rows: dict[str, list[dict]] = {v: [] for v in variants}
     per_image = []
     for i, board, params, seed in tqdm(picks, desc=f"{tier} shots", unit="img", file=sys.stderr,
@@ -154,7 +156,8 @@ def run(tier: str = "hard", count: int = 20, any_light: bool = False, simulated:
         right, total = edge_accuracy(profile.colours, image, truth)
         entry["profile_edge_right"], entry["profile_edge_total"] = right, total
         for v in variants:
-            read, secs, err = _read(image, None if v == "without" else profile, v == "with-logprobs")
+            given = None if v == "without" else SimpleNamespace(neutral=profile.neutral) if v == "with-neutral" else profile
+            read, secs, err = _read(image, given, v == "with-logprobs")
             row = score_image(truth, read)
             row.update({"seconds": round(secs, 3), "error": err})
             rows[v].append(row)

@@ -183,3 +183,22 @@ def test_cli_colours(tmp_path, shared_dir, capsys):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_cli_colours_reads_the_photo_when_no_board_is_given(tmp_path, capsys):
+    """Without BOARD.json the photo reader supplies the tiles (confident ones only)."""
+    from referee.board import Board
+    from scenegen import render
+
+    rng = np.random.default_rng(7)
+    board = Board.from_placements((c, n, int(rng.integers(6))) for c, n in zip(CELLS[:12], range(1, 13)))
+    img, truth = render(board, None, seed=3)  # a clean, nearly top-down shot
+    photo, out = tmp_path / "shot.png", tmp_path / "p.json"
+    cv2.imwrite(str(photo), img)
+    assert main(["calibrate", "colours", str(photo), "-o", str(out)]) == 0, capsys.readouterr().err
+    said = capsys.readouterr().out
+    assert "colours from" in said
+    model = ColourModel.from_json(json.loads(out.read_text())["colours"])
+    # the reader-read profile names the true edges as well as one learnt from the truth
+    tiles = [((t["q"], t["r"]), t["tile"], t["rotation"], tuple(t["pixel"])) for t in truth["tiles"]]
+    assert _edge_accuracy(model, img, tiles) >= 0.97
