@@ -1,11 +1,12 @@
 """Recognition benchmark: run a photo reader over a synthetic tier and score it.
 
-    python -m bench.recognition --tier easy --reader vision.read:read_photo [--count N]
+    python -m bench.recognition --tier easy --reader vision:read_photo [--count N]
     python -m bench.recognition --tier hard --reader tantrix          # the `tantrix read` command
     python -m bench.recognition --tier easy --reader oracle           # reads the truth (100 %)
     python -m bench.recognition --tier easy --reader degraded-oracle  # truth with errors
 
-A reader is a Python callable ``path -> board JSON dict`` named ``module:function``, or
+A reader is a Python callable ``path -> board JSON dict`` (or ``referee.board.Board``) named
+``module:function``, e.g. ``vision:read_photo``, or
 ``tantrix`` for the ``tantrix read PHOTO`` command (JSON on stdout).  Figures:
 
 - detection precision / recall: reader tiles (``tiles`` and ``loose``, by their ``pixel``)
@@ -234,6 +235,8 @@ def run(tier: str, reader_spec: str, count: int | None = None, progress: bool = 
         t0 = time.perf_counter()
         try:
             read = reader(str(photo))
+            if hasattr(read, "to_json"):  # a referee Board is fine too
+                read = read.to_json()
         except Exception as e:  # a reader failure scores as an empty answer
             read, err = None, f"{type(e).__name__}: {e}"[:200]
         secs = time.perf_counter() - t0

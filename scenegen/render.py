@@ -263,7 +263,10 @@ def _draw_piece(img: np.ndarray, topmask: np.ndarray, cam: Camera, pc: _Piece, p
     _blend(img, (tx0, ty0, tx1, ty1), warped, a)
     tm = topmask[ty0:ty1, tx0:tx1]
     # nearer tiles drawn later cover what is behind them
-    wm = wall[ty0 - y0:ty1 - y0, tx0 - x0:tx1 - x0] if (tx0 >= x0 and ty0 >= y0) else 0
+    wm = np.zeros_like(tm)
+    ix0, iy0, ix1, iy1 = max(tx0, x0), max(ty0, y0), min(tx1, x1), min(ty1, y1)
+    if ix1 > ix0 and iy1 > iy0:
+        wm[iy0 - ty0:iy1 - ty0, ix0 - tx0:ix1 - tx0] = wall[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0]
     topmask[ty0:ty1, tx0:tx1] = np.maximum(tm * (1 - wm), a)
 
 
