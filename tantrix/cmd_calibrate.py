@@ -35,7 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     tab = sub.add_parser("table", help="fix the table plane of a camera on a stand from one photo")
     tab.add_argument("photo", metavar="PHOTO")
     tab.add_argument("--tiles", metavar="BOARD.json",
-                     help="use these tiles' pixel centres instead of a printed board")
+                     help="use these tiles' pixel centres instead of a printed board "
+                          "(without either, tiles read confidently from the photo are used)")
     _board_options(tab)
     tab.add_argument("--tile-mm", type=float, default=None,
                      help="centre distance of touching tiles in mm, for a printed-board calibration (default 45)")
@@ -152,7 +153,24 @@ def _table(args: argparse.Namespace) -> int:
         tile_mm = table.DEFAULT_TILE_MM if args.tile_mm is None else args.tile_mm
         if not (10 <= tile_mm <= 200):
             raise BadInput(f"--tile-mm must be between 10 and 200, got {tile_mm}")
-        result = table.from_board_photo(image, _board(args), profile.camera, tile_mm)
+        board = _board(args)
+        try:
+            result = table.from_board_photo(image, board, profile.camera, tile_mm)
+        except BadInput as no_board:
+            # No printed board: the tiles on the table, read confidently, fix the plane.
+            if args.tile_mm is not None:
+                raise
+            try:
+                read = _read_with_reader(args.photo, 0.8)
+            except BadInput:
+                raise no_board from None
+            tiles = tiles_of_board(read, 0.8)
+            if len(tiles) < 4:
+                raise BadInput(f"no {board.squares[0]}x{board.squares[1]} {board.kind} in the table photo, "
+                               f"and only {len(tiles)} tiles read confidently (need 4)") from None
+            print(f"tantrix: note: no printed board found; using {len(tiles)} tiles read from the photo",
+                  file=sys.stderr)
+            result = table.from_tiles([(c, p) for c, _, _, p in tiles], size, profile.camera)
     profile.table = result
     profile.save(args.output)
     tilt = "unknown" if result.tilt_deg is None else f"{result.tilt_deg:.1f} deg"

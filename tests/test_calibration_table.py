@@ -193,3 +193,24 @@ def test_prepare_rectifies_undistorts_or_passes_through():
     assert prep3.image is photo and prep3.steps == ()
     with pytest.raises(BadInput, match="aspect"):
         prepare(np.zeros((500, 500, 3), np.uint8), Profile(camera=cam))
+
+
+def test_cli_table_from_tiles_the_reader_finds(tmp_path, capsys):
+    """No printed board: the tiles read confidently from the photo fix the plane."""
+    from referee.board import Board
+    from referee.hexgrid import ring
+    from scenegen import default_params, render
+
+    cells = [(0, 0)] + ring((0, 0), 1) + ring((0, 0), 2)
+    rng = np.random.default_rng(7)
+    board = Board.from_placements((c, n, int(rng.integers(6))) for c, n in zip(cells[:12], range(1, 13)))
+    params = default_params()
+    params["tilt_deg"] = 25.0
+    img, _ = render(board, params, seed=3)
+    photo, out = tmp_path / "shot.png", tmp_path / "t.json"
+    cv2.imwrite(str(photo), img)
+    assert main(["calibrate", "table", str(photo), "-o", str(out)]) == 0, capsys.readouterr().err
+    assert "tiles read from the photo" in capsys.readouterr().err
+    t = json.loads(out.read_text())["table"]
+    assert t["source"] == "tiles"
+    assert abs(t["tilt_deg"] - 25.0) < 4.0
