@@ -155,6 +155,18 @@ def test_referee_a_game(page, server, tmp_path, good_photo):
     assert page.locator("#players tr[data-colour=red] td.score").text_content() == str(record["scores"]["red"])
     assert "Leading" in page.text_content("#game-status")
     page.screenshot(path=str(shot_dir(tmp_path) / "game.png"), full_page=True)
+    # correct the last turn by hand: the stored turn changes and is re-analysed
+    tile = page.locator("#diagram g.tile").first
+    q, r, rot = (int(tile.get_attribute(k)) for k in ("data-q", "data-r", "data-rotation"))
+    page.evaluate("document.body.dataset.state = 'busy'")
+    tile.click()
+    page.select_option("#fix-rot", str((rot + 1) % 6))
+    page.click("#fix-ok")
+    page.wait_for_selector("body[data-state=done]")
+    last = request("GET", f"{server.url}/api/games/{gid}")[1]["turns"][-1]
+    fixed = next(t for t in last["board"]["tiles"] if (t["q"], t["r"]) == (q, r))
+    assert fixed["rotation"] == (rot + 1) % 6 and fixed["corrected"] is True
+    assert len(request("GET", f"{server.url}/api/games/{gid}")[1]["turns"]) == 2
     page.once("dialog", lambda d: d.accept())
     page.click("#finish")
     page.wait_for_function("document.querySelector('#game-status').textContent.includes('winner')")
