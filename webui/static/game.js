@@ -41,6 +41,9 @@
     else if (game.leaders && game.turns.length) status += ` Leading: ${game.leaders.join(" and ")}.`;
     $("game-status").textContent = status;
     if (game.finished) { const f = $("finish"); if (f) f.hidden = true; const u = $("upload"); if (u) u.hidden = true; }
+    const bag = $("bag-empty");
+    // once the bag is empty it stays empty for the rest of the game
+    if (bag && game.turns.length && game.turns[game.turns.length - 1].board.bag_empty) bag.checked = true;
     if (game.view && game.turns.length) {
       const last = game.turns[game.turns.length - 1];
       setPhoto(null);
