@@ -49,10 +49,15 @@ def dark_mask(lab: np.ndarray) -> np.ndarray:
     return chroma < 10 + 0.08 * L
 
 
-def near_body(dark: np.ndarray, radius: int) -> np.ndarray:
-    """float32 0..1: share of black-body pixels within ``radius`` px (links lie in bodies)."""
+def body_region(dark: np.ndarray, radius: int) -> np.ndarray:
+    """float32 0/1: the grey bodies closed over gaps up to ``2 * radius`` px (their links).
+
+    A closing fills the coloured links inside a body but does not spread onto the table
+    around it (a square kernel keeps it fast: OpenCV separates it).
+    """
     k = 2 * radius + 1
-    return cv2.boxFilter(dark.astype(np.float32), -1, (k, k))
+    m = cv2.morphologyEx(dark.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    return m.astype(np.float32)
 
 
 def tile_mask(lab: np.ndarray, link: np.ndarray) -> np.ndarray:

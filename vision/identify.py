@@ -51,8 +51,8 @@ def candidate_scores(logp: np.ndarray) -> np.ndarray:
 def identify(logp: np.ndarray, unique: bool = True) -> list[Reading]:
     """Identify N cells from their edge log-probabilities ``logp`` (N, 6, 5).
 
-    With ``unique`` each tile number goes to at most one cell (more than 56 cells: the
-    extra cells get their individually best tile).
+    With ``unique`` each tile number goes to at most one cell; with more than 56 cells the
+    cells left over get ``fit`` 0 (they cannot all be tiles).
     """
     n = logp.shape[0]
     if n == 0:
@@ -62,12 +62,14 @@ def identify(logp: np.ndarray, unique: bool = True) -> list[Reading]:
     best = np.take_along_axis(sc, best_rot[..., None], -1)[..., 0]  # (N, 56)
     flat = sc.reshape(n, -1)
     lse = np.logaddexp.reduce(flat, axis=1)
-    if unique and n <= len(NUMBERS):
+    choice = best.argmax(1)
+    spare = np.zeros(n, bool)
+    if unique:
         rows, cols = linear_sum_assignment(-best)
-        choice = np.empty(n, int)
+        # more cells than tile numbers: the cells left without a number are not tiles
+        spare[:] = True
+        spare[rows] = False
         choice[rows] = cols
-    else:
-        choice = best.argmax(1)
     probs = np.exp(logp)
     out = []
     for i in range(n):
@@ -75,7 +77,7 @@ def identify(logp: np.ndarray, unique: bool = True) -> list[Reading]:
         k = best_rot[i, t]
         conf = float(np.exp(sc[i, t, k] - lse[i]))
         edges = CANDIDATES[t, k]
-        fit = float(probs[i, np.arange(6), edges].mean())
+        fit = 0.0 if spare[i] else float(probs[i, np.arange(6), edges].mean())
         out.append(Reading(int(NUMBERS[t]), int(k), conf, fit))
     return out
 

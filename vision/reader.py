@@ -147,7 +147,7 @@ def analyse(source: Any, profile: Any = None) -> Scene:
     model = colours.initial_model(lab, dark)
     model = _apply_profile(model, profile)
     # links lie inside black bodies: a coloured table far from any body is not a link
-    gate = np.clip(bodies.near_body(dark, max(8, round(max(lab.shape) / 40))) * 10.0, 0.0, 1.0)
+    gate = bodies.body_region(dark, max(12, round(max(lab.shape) / 30)))
     link = colours.link_image(lab, model.neutral, gate)
     link = cv2.GaussianBlur(link, (0, 0), 1.0)
     mask = bodies.tile_mask(lab, link)
