@@ -62,50 +62,15 @@ def calibration_shot(params: dict, seed: int) -> tuple[np.ndarray, dict]:
     return render(board, p, seed)
 
 
+def _tiles(truth: dict) -> list:
+    return [((t["q"], t["r"]), t["tile"], t["rotation"], tuple(t["pixel"])) for t in truth["tiles"]]
+
+
 def _profile_from(image: np.ndarray, truth: dict):
     from calibration.colours import learn
     from calibration.profile import Profile
 
-    tiles = [((t["q"], t["r"]), t["tile"], t["rotation"], tuple(t["pixel"])) for t in truth["tiles"]]
-    return Profile(colours=learn(image, tiles))
-
-
-def edge_accuracy(model, image: np.ndarray, truth: dict) -> tuple[int, int]:
-    """(right, total) tile edges whose median edge sample ``model`` gives the true colour.
-
-    Samples are taken at the true tile centres, so this measures the colour model alone,
-    whatever the reader's lattice search does.
-    """
-    import cv2
-
-    from calibration import colours
-    from referee.hexgrid import to_pixel
-    from referee.tiles import rotated_edges
-
-    tiles = [((t["q"], t["r"]), t["tile"], t["rotation"], tuple(t["pixel"])) for t in truth["tiles"]]
-    if len(tiles) < 3:
-        return 0, 0
-    try:
-        h = colours.lattice_homography([t[0] for t in tiles], np.array([t[3] for t in tiles]))
-    except Exception:  # noqa: BLE001 - a degenerate layout is skipped, not scored
-        return 0, 0
-    lab = colours.to_lab(image)
-    height, width = lab.shape[:2]
-    offsets = colours._edge_sample_offsets()
-    right = total = 0
-    for cell, number, rotation, _ in tiles:
-        centre = np.array(to_pixel(cell, 1.0))
-        truth_edges = rotated_edges(number, rotation)
-        for i in range(6):
-            p = cv2.perspectiveTransform((centre + offsets[i]).reshape(-1, 1, 2), h).reshape(-1, 2)
-            x, y = np.round(p[:, 0]).astype(int), np.round(p[:, 1]).astype(int)
-            ok = (x >= 0) & (x < width) & (y >= 0) & (y < height)
-            if not ok.any():
-                continue
-            sample = np.median(lab[y[ok], x[ok]], axis=0)
-            right += colours.CLASSES[model.classify(sample[None])[0]] == truth_edges[i]
-            total += 1
-    return right, total
+    return Profile(colours=learn(image, _tiles(truth)))
 
 
 def _read(image: np.ndarray, profile, simulated: bool) -> tuple[dict | None, float, str | None]:
@@ -153,7 +118,9 @@ def run(tier: str = "hard", count: int = 20, any_light: bool = False, simulated:
         entry = {"index": i, "tiles": len(truth["tiles"]), "kelvin": params["light"]["kelvin"],
                  "white_balance": params["light"]["white_balance"],
                  "exposure": params["light"]["exposure"], "tile_px": params["tile_px"]}
-        right, total = edge_accuracy(profile.colours, image, truth)
+        from calibration.colours import edge_accuracy
+
+        right, total = edge_accuracy(profile.colours, image, _tiles(truth))
         entry["profile_edge_right"], entry["profile_edge_total"] = right, total
         for v in variants:
             given = None if v == "without" else SimpleNamespace(neutral=profile.neutral) if v == "with-neutral" else profile

@@ -390,3 +390,35 @@ def tiles_of_board(board: Any, min_confidence: float = 0.0) -> list[tuple[tuple[
             continue
         out.append((cell, placement.tile, placement.rotation, (float(pixel[0]), float(pixel[1]))))
     return out
+
+
+def edge_accuracy(model: ColourModel, image_bgr: np.ndarray,
+                  tiles: Iterable[tuple[tuple[int, int], int, int, tuple[float, float]]]) -> tuple[int, int]:
+    """(right, total): tile edges whose median edge sample ``model`` names correctly.
+
+    ``tiles`` as for :func:`collect_samples` (the truth).  Samples are taken at the true
+    tile centres, so this measures the colour model alone, not a reader's tile finding.
+    ``(0, 0)`` when the tiles do not fix a lattice.
+    """
+    items = list(tiles)
+    try:
+        h = lattice_homography([t[0] for t in items], np.array([t[3] for t in items], np.float64).reshape(-1, 2))
+    except BadInput:
+        return 0, 0
+    lab = to_lab(image_bgr)
+    height, width = lab.shape[:2]
+    offsets = _edge_sample_offsets()
+    right = total = 0
+    for cell, number, rotation, _ in items:
+        centre = np.array(to_pixel(cell, 1.0))
+        truth = rotated_edges(number, rotation)
+        for i in range(6):
+            p = cv2.perspectiveTransform((centre + offsets[i]).reshape(-1, 1, 2), h).reshape(-1, 2)
+            x, y = np.round(p[:, 0]).astype(int), np.round(p[:, 1]).astype(int)
+            ok = (x >= 0) & (x < width) & (y >= 0) & (y < height)
+            if not ok.any():
+                continue
+            sample = np.median(lab[y[ok], x[ok]], axis=0)
+            right += CLASSES[int(model.classify(sample[None])[0])] == truth[i]
+            total += 1
+    return right, total

@@ -76,6 +76,19 @@ def size(value: Any, where: str) -> tuple[int, int]:
     return (w, h)
 
 
+def read_bytes(path: str | os.PathLike, what: str) -> bytes:
+    """The bytes of a file; ``BadInput`` ("``what`` not found: path"...) if it cannot be read."""
+    p = Path(path)
+    try:
+        return p.read_bytes()
+    except FileNotFoundError:
+        raise BadInput(f"{what} not found: {p}") from None
+    except IsADirectoryError:
+        raise BadInput(f"{what} is a directory: {p}") from None
+    except OSError as e:
+        raise BadInput(f"cannot read {what} {p}: {e.strerror}") from None
+
+
 def load_image(path: str | os.PathLike, *, flags: int | None = None) -> np.ndarray:
     """Read a photo as a BGR uint8 array, ``BadInput`` if missing, not an image or truncated.
 
@@ -85,14 +98,7 @@ def load_image(path: str | os.PathLike, *, flags: int | None = None) -> np.ndarr
     import cv2
 
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise BadInput(f"photo not found: {p}") from None
-    except IsADirectoryError:
-        raise BadInput(f"photo is a directory: {p}") from None
-    except OSError as e:
-        raise BadInput(f"cannot read photo {p}: {e.strerror}") from None
+    data = read_bytes(p, "photo")
     if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-1024:]:
         raise BadInput(f"truncated JPEG: {p}")
     if data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" not in data[-64:]:

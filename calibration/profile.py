@@ -22,6 +22,7 @@ import numpy as np
 
 from referee.errors import BadInput
 
+from . import fields
 from .camera import CameraProfile
 from .colours import ColourModel
 from .table import TableProfile
@@ -108,14 +109,7 @@ def loads(text: str) -> Profile:
 def load(path: str | os.PathLike) -> Profile:
     """Read a profile file; ``BadInput`` if it is missing, unreadable or malformed."""
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise BadInput(f"profile file not found: {p}") from None
-    except IsADirectoryError:
-        raise BadInput(f"profile is a directory: {p}") from None
-    except OSError as e:
-        raise BadInput(f"cannot read profile {p}: {e.strerror}") from None
+    raw = fields.read_bytes(p, "profile")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

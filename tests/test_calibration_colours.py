@@ -41,18 +41,8 @@ def _cached_scene(shared_dir, numbers, seed, cast):
 
 def _edge_accuracy(model: ColourModel, img, tiles) -> float:
     """Share of tile edges whose median edge sample the model gives the right colour."""
-    h = colours.lattice_homography([t[0] for t in tiles], np.array([t[3] for t in tiles]))
-    lab = colours.to_lab(img)
-    offsets = colours._edge_sample_offsets()
-    right = total = 0
-    for cell, number, rotation, _ in tiles:
-        centre = np.array(to_pixel(cell, 1.0))
-        truth = rotated_edges(number, rotation)
-        for i in range(6):
-            p = cv2.perspectiveTransform((centre + offsets[i]).reshape(-1, 1, 2), h).reshape(-1, 2)
-            sample = np.median(lab[np.round(p[:, 1]).astype(int), np.round(p[:, 0]).astype(int)], axis=0)
-            right += CLASSES[model.classify(sample[None])[0]] == truth[i]
-            total += 1
+    right, total = colours.edge_accuracy(model, img, tiles)
+    assert total == 6 * len(tiles)
     return right / total
 
 
