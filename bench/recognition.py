@@ -250,7 +250,9 @@ def run(tier: str, reader_spec: str, count: int | None = None, progress: bool = 
         for r in rows:
             bins.setdefault(r["conditions"][key], []).append(r)
         breakdown[key] = {b: summarise(v) for b, v in sorted(bins.items())}
-    return {"tier": tier, "reader": reader_spec, "summary": summarise(rows),
+    from bench.datasets import VERSION
+    return {"tier": tier, "reader": reader_spec, "dataset_version": VERSION,
+            "summary": summarise(rows),
             "breakdown": breakdown, "images": rows}
 
 

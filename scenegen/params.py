@@ -115,6 +115,7 @@ def random_params(tier: str, rng: np.random.Generator | int | None = None) -> di
                                                  u(0, 6) if rng.random() < 0.4 else 0)), 2),
             "motion_angle": round(float(u(0, 180)), 1),
         },
+        "sharpen": round(float(0 if tier == "video-720p" else u(0, 0.8) if rng.random() < 0.5 else 0), 3),
         "noise": round(float(u(0.5, 2.0) if easy else u(0.8, 4.0) * (1.5 if dim else 1)), 3),
         "jpeg_quality": int(u(85, 96) if easy else u(40, 96) if hard else u(55, 92)),
     }

@@ -412,6 +412,15 @@ def _noise(img: np.ndarray, p: dict, rng: np.random.Generator) -> np.ndarray:
     return img + sigma * n
 
 
+def _sharpen(img: np.ndarray, p: dict) -> np.ndarray:
+    """Phone pipelines sharpen: an unsharp mask, with its halos along edges (and on noise)."""
+    k = p.get("sharpen", 0.0)
+    if k <= 0:
+        return img
+    soft = cv2.GaussianBlur(img, (0, 0), 1.2)
+    return cv2.addWeighted(img, 1 + k, soft, -k, 0)
+
+
 def _sheen(img: np.ndarray, topmask: np.ndarray, p: dict, rng: np.random.Generator) -> None:
     """Glossy tile tops mirror the bright room: a broad, smooth brightening across them."""
     h, w = img.shape[:2]
@@ -473,6 +482,7 @@ def render_scene(board: Board | dict, params: dict | None = None, seed: int = 0
         occ = cv2.remap(occ, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     img = _blur(img, p)
     img = _noise(img, p, rng)
+    img = _sharpen(img, p)
     img8 = np.clip(img + 0.5, 0, 255).astype(np.uint8)
     ok, jpg = cv2.imencode(".jpg", img8, [cv2.IMWRITE_JPEG_QUALITY, int(p["jpeg_quality"])])
     out = cv2.imdecode(jpg, cv2.IMREAD_COLOR)

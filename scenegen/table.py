@@ -13,6 +13,18 @@ KINDS = ("light", "dark", "wood", "cloth-check", "cloth-stripe", "cloth-floral",
          "carpet", "felt")
 
 
+# plausible cloth dyes (BGR): whites, creams, reds, blues, greens, greys, yellows, browns
+CLOTH = [(235, 238, 240), (200, 225, 235), (40, 40, 170), (60, 50, 120), (150, 90, 40),
+         (90, 50, 20), (60, 130, 60), (50, 90, 40), (150, 150, 150), (80, 80, 80),
+         (60, 190, 220), (40, 80, 130), (170, 170, 210), (200, 160, 120)]
+
+
+def _cloth_pair(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    i, j = rng.choice(len(CLOTH), 2, replace=False)
+    jitter = rng.uniform(0.85, 1.1)
+    return (np.array(CLOTH[i], np.float32) * jitter, np.array(CLOTH[j], np.float32) * jitter)
+
+
 def _noise(rng: np.random.Generator, size: int, sigma: float) -> np.ndarray:
     """Wrapping smooth noise, zero mean, unit std."""
     if sigma > 4:  # smooth noise: make it small and scale it up (much faster)
@@ -33,7 +45,7 @@ def make_table(kind: str, rng: np.random.Generator, size: int = 512) -> tuple[np
     desc: dict = {"kind": kind}
     if kind == "light":
         base = np.full(3, rng.uniform(195, 245), np.float32) + rng.normal(0, 3, 3).astype(np.float32)
-        base = base - rng.uniform(0, 25) * np.float32([1, 0.5, 0.0])  # warm/cream shift
+        base = base - rng.uniform(0, 25) * np.float32([1, 0.12, 0.0])  # warm/cream shift
         img = base + coarse[..., None] * 6 + fine[..., None] * 3
         period = 30.0
     elif kind == "dark":
@@ -70,8 +82,8 @@ def make_table(kind: str, rng: np.random.Generator, size: int = 512) -> tuple[np
         n = int(rng.integers(3, 9))
         a = ((x * n) % 1 < 0.5).astype(np.float32)
         b = ((y * n) % 1 < 0.5).astype(np.float32)
-        c1 = np.array(rng.uniform(20, 230, 3), np.float32)
-        c2 = np.array(rng.uniform(180, 245, 3), np.float32)
+        c1, _ = _cloth_pair(rng)
+        c2 = np.full(3, rng.uniform(200, 245), np.float32)
         mix = (a + b)[..., None] / 2
         img = c2 * (1 - mix) + c1 * mix + fine[..., None] * 6
         period = float(rng.uniform(6, 16))
@@ -80,13 +92,12 @@ def make_table(kind: str, rng: np.random.Generator, size: int = 512) -> tuple[np
         n = int(rng.integers(3, 10))
         a = (np.sin(x * 2 * np.pi * n) > rng.uniform(-0.5, 0.5)).astype(np.float32)
         a = cv2.GaussianBlur(a, (0, 0), 1.5)[..., None]
-        c1 = np.array(rng.uniform(20, 230, 3), np.float32)
-        c2 = np.array(rng.uniform(60, 245, 3), np.float32)
+        c1, c2 = _cloth_pair(rng)
         img = c1 * a + c2 * (1 - a) + fine[..., None] * 6
         period = float(rng.uniform(6, 14))
     elif kind == "cloth-floral":
         # a busy print: blobs of saturated colours, some of them the links' own hues
-        bg = np.array(rng.uniform(120, 240, 3), np.float32)
+        bg = _cloth_pair(rng)[0] * 0.3 + np.float32(rng.uniform(150, 230)) * 0.7
         img = np.zeros((size, size, 3), np.float32) + bg
         for _ in range(int(rng.integers(25, 60))):
             col = rng.choice([(30, 40, 190), (30, 170, 210), (50, 120, 40), (170, 80, 30),
