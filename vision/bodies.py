@@ -110,15 +110,19 @@ def fit_hexagon(points: np.ndarray, area: float) -> tuple[np.ndarray, np.ndarray
     return c + [x0 - 1, y0 - 1], M
 
 
-def single_hexagons(mask: np.ndarray, min_size: float = 6.0) -> list[Hexagon]:
+def single_hexagons(mask: np.ndarray, min_size: float = 6.0, max_blobs: int = 24) -> list[Hexagon]:
     """Blobs of ``mask`` that are one hexagon each (IoU with their fitted hexagon ≥ 0.78)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out = []
     min_area = (min_size ** 2) * 2.6
-    for i in range(1, n):
+    # a hexagon fills 55..80 % of its bounding box whatever its turn and tilt
+    fill = stats[:, cv2.CC_STAT_AREA] / np.maximum(stats[:, 2] * stats[:, 3], 1)
+    ok = (stats[:, cv2.CC_STAT_AREA] >= min_area) & (fill > 0.5) & (fill < 0.85)
+    ok[0] = False
+    idx = np.nonzero(ok)[0]
+    idx = idx[np.argsort(-stats[idx, cv2.CC_STAT_AREA])][:max_blobs]
+    for i in idx:
         area = stats[i, cv2.CC_STAT_AREA]
-        if area < min_area:
-            continue
         x, y, w, h = stats[i, :4]
         roi = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
         cnts, _ = cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)

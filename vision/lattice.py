@@ -277,7 +277,7 @@ def local_shifts(link: np.ndarray, lat: Lattice, cells: np.ndarray) -> tuple[np.
         return np.zeros((0, 2)), np.zeros(0)
     sc = cell_contrast(link, lat, cells, _SEARCH)
     best = _SEARCH[sc.argmax(1)]
-    fine = np.stack(np.meshgrid(np.linspace(-0.075, 0.075, 5), np.linspace(-0.075, 0.075, 5)), -1).reshape(-1, 2)
+    fine = np.stack(np.meshgrid(np.linspace(-0.12, 0.12, 5), np.linspace(-0.12, 0.12, 5)), -1).reshape(-1, 2)
     centres = np.asarray(cells, np.float64) @ BASIS.T + best
     pts = centres[:, None, None, :] + fine[None, :, None, :] + _EDGE_PTS[None, None, :, :]
     v = sample(link, lat.to_image(pts))
@@ -331,10 +331,10 @@ def fit_lattice(link: np.ndarray, mask: np.ndarray | None = None) -> Lattice | N
         return None
     centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
     # FFT on a reduced copy for speed
-    f = min(1.0, 384.0 / max(h, w))
+    f = min(1.0, 256.0 / max(h, w))
     small = cv2.resize(link, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else link
     bases = []
-    for b in autocorr_bases(small):
+    for b in autocorr_bases(small, max_candidates=3):
         bases += [b / f, 2 * b / f]
     best: Lattice | None = None
     for base in bases:
@@ -394,7 +394,7 @@ def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) ->
         lat = lat2
         if near.all():
             break
-        radius *= 1.7
+        radius *= 2.0
     cells_all = _supported(lat, lat.cells_in(w, h), support)
     if len(cells_all) == 0:
         return None
