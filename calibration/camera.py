@@ -266,14 +266,21 @@ def calibrate(images: Sequence[np.ndarray], board: BoardSpec, *, names: Sequence
 _MAP_CACHE: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
 
-def undistort(image: np.ndarray, camera: CameraProfile) -> np.ndarray:
+def undistort(image: np.ndarray, camera: "CameraProfile | Any") -> np.ndarray:
     """The photo with lens distortion removed, same size and same camera matrix.
+
+    ``camera``: a :class:`CameraProfile`, or a whole profile (its ``camera`` section is
+    used; without one the photo is returned unchanged).
 
     Straight lines on the table become straight; pixel coordinates keep their meaning
     (K is unchanged), so a point's position moves only by the distortion.  Photos
     scaled uniformly from the calibrated size are accepted.  The remap tables are
     cached per (profile, size) so repeated live frames cost one ``cv2.remap``.
     """
+    if not isinstance(camera, CameraProfile):
+        camera = getattr(camera, "camera", None)
+        if camera is None:
+            return image
     h, w = image.shape[:2]
     key = (id(camera), camera.camera_matrix.tobytes(), camera.dist_coeffs.tobytes(), w, h)
     maps = _MAP_CACHE.get(key)

@@ -266,6 +266,8 @@ def from_tiles(cells: Iterable[tuple[tuple[int, int], tuple[float, float]]], ima
 # -- rectifying live frames -----------------------------------------------------------------
 
 _MAPS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+MAP_STEP = 8
+"""Spacing (rectified px) of the exactly computed points of a rectification map."""
 
 
 def rectify_maps(table: TableProfile, camera: CameraProfile | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -280,20 +282,23 @@ def rectify_maps(table: TableProfile, camera: CameraProfile | None = None) -> tu
     if maps is not None:
         return maps
     rw, rh = table.rectified_size
-    xs, ys = np.meshgrid(np.arange(rw, dtype=np.float64), np.arange(rh, dtype=np.float64))
+    # The map is smooth: compute it exactly on a grid every MAP_STEP pixels and
+    # interpolate in between (errors far below a pixel, ~50x less work).
+    cw, ch = (rw - 1) // MAP_STEP + 2, (rh - 1) // MAP_STEP + 2
+    xs, ys = np.meshgrid(np.arange(cw, dtype=np.float64) * MAP_STEP, np.arange(ch, dtype=np.float64) * MAP_STEP)
     grid = np.stack([xs.ravel(), ys.ravel()], axis=1)
     inv = np.linalg.inv(table.homography)
     hom = np.hstack([grid, np.ones((len(grid), 1))]) @ inv.T
     with np.errstate(divide="ignore", invalid="ignore"):
         src = hom[:, :2] / hom[:, 2:3]
-    src[~np.isfinite(src)] = -1e6
-    if camera is not None:
-        ok = np.all(np.abs(src) < 1e5, axis=1)
-        out = np.full_like(src, -1e6)
-        if ok.any():
-            out[ok] = distort_points(src[ok], camera, table.image_size)
-        src = out
-    maps = (src[:, 0].reshape(rh, rw).astype(np.float32), src[:, 1].reshape(rh, rw).astype(np.float32))
+    far = ~np.all(np.isfinite(src) & (np.abs(src) < 1e5), axis=1)
+    src[far] = -1e5
+    if camera is not None and (~far).any():
+        src[~far] = distort_points(src[~far], camera, table.image_size)
+    coarse = src.reshape(ch, cw, 2).astype(np.float32)
+    fx, fy = np.meshgrid(np.arange(rw, dtype=np.float32) / MAP_STEP, np.arange(rh, dtype=np.float32) / MAP_STEP)
+    fine = cv2.remap(coarse, fx, fy, cv2.INTER_LINEAR)
+    maps = (np.ascontiguousarray(fine[..., 0]), np.ascontiguousarray(fine[..., 1]))
     if len(_MAPS) > 4:
         _MAPS.clear()
     _MAPS[key] = maps

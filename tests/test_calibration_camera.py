@@ -82,6 +82,11 @@ def test_undistort_straightens_the_board(chess_photos, chess_profile):
         fit = cv2.perspectiveTransform(obj[:, None, :2].astype(np.float64), h).reshape(-1, 2)
         return float(np.sqrt(np.mean(np.sum((fit - pts) ** 2, axis=1))))
 
+    from calibration.profile import Profile
+
+    assert np.array_equal(camera.undistort(chess_photos[0], Profile(camera=chess_profile)),
+                          camera.undistort(chess_photos[0], chess_profile))
+    assert camera.undistort(chess_photos[0], Profile()) is chess_photos[0]
     raw = [homography_residual(p) for p in chess_photos[:4]]
     flat = [homography_residual(camera.undistort(p, chess_profile)) for p in chess_photos[:4]]
     assert max(flat) < 0.5
