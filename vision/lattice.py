@@ -325,8 +325,8 @@ def fit_lattice(link: np.ndarray, mask: np.ndarray | None = None) -> Lattice | N
     search; without it the link image's own mass is used.
     """
     h, w = link.shape
-    weights = link if mask is None else (mask > 0).astype(np.float32)
-    m = cv2.moments(weights)
+    # the link colour's own centre of mass: the tile mask may include a dark table
+    m = cv2.moments(link)
     if m["m00"] <= 0:
         return None
     centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])

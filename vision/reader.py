@@ -26,6 +26,9 @@ WORK_SIDE = 800
 OCCUPIED_CONTRAST = 0.3
 """Minimum midpoint-minus-corner link contrast for a cell to hold a tile."""
 
+SMALL_TILE = 16.0
+"""Below this cell size (centre to corner, working px) the photo is looked at again larger."""
+
 UNREADABLE_FIT = 0.55
 """Below this mean edge-colour probability a tile is reported unreadable (covered...)."""
 
@@ -68,10 +71,10 @@ class Scene:
     shifts: dict = field(default_factory=dict)   # cell -> plane shift found for it
 
 
-def _working_copy(photo: Photo) -> tuple[np.ndarray, float]:
+def _working_copy(photo: Photo, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
     img = photo.image
     h, w = img.shape[:2]
-    f = min(1.0, WORK_SIDE / max(h, w))
+    f = min(1.0, side / max(h, w))
     if f < 1.0:
         img = cv2.resize(img, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
     return img, photo.scale * (img.shape[1] / photo.image.shape[1])
@@ -108,7 +111,7 @@ def _find_lattice(link: np.ndarray, mask: np.ndarray) -> Lattice | None:
         H = np.eye(3)
         H[:2, :2] = hx.M
         H[:2, 2] = hx.centre
-        grown = lattice._grow(link, Lattice(H), hx.centre, w, h)
+        grown = lattice._grow(link, Lattice(H), hx.centre, w, h)  # from the blob itself
         if grown is not None:
             cands.append(grown)
     if not cands:
@@ -137,21 +140,37 @@ def _sample_cells(bgr: np.ndarray, lat_full: Lattice, cells: np.ndarray, shifts:
     return edges, corners
 
 
-def analyse(source: Any, profile: Any = None) -> Scene:
-    """Run the whole pipeline and keep the intermediate results."""
-    photo = load_photo(source)
-    work, ws = _working_copy(photo)
-    scene = Scene(photo, work, ws)
-    lab = colours.to_lab(work)
+def link_and_mask(lab: np.ndarray, profile: Any = None
+                  ) -> tuple[colours.ColourModel, np.ndarray, np.ndarray]:
+    """Initial colour model, link image (0..1) and tile mask of a working-scale Lab image."""
     dark = bodies.dark_mask(lab)
     model = colours.initial_model(lab, dark)
     model = _apply_profile(model, profile)
-    # links lie inside black bodies: a coloured table far from any body is not a link
+    # links lie inside grey bodies: a coloured table beside the tiles is not a link
     gate = bodies.body_region(dark, max(12, round(max(lab.shape) / 30)))
     link = colours.link_image(lab, model.neutral, gate)
     link = cv2.GaussianBlur(link, (0, 0), 1.0)
     mask = bodies.tile_mask(lab, link)
+    return model, link, mask
+
+
+def analyse(source: Any, profile: Any = None) -> Scene:
+    """Run the whole pipeline and keep the intermediate results."""
+    photo = load_photo(source)
+    work, ws = _working_copy(photo)
+    lab = colours.to_lab(work)
+    model, link, mask = link_and_mask(lab, profile)
     lat = _find_lattice(link, mask)
+    small = lat is None or _median_size(lat, lat.cells_in(*link.shape[::-1])) < SMALL_TILE
+    if small and max(photo.image.shape[:2]) > 1.3 * max(work.shape[:2]):
+        # small tiles: look again with more pixels (costs time only on such photos)
+        work2, ws2 = _working_copy(photo, 2 * WORK_SIDE)
+        lab2 = colours.to_lab(work2)
+        model2, link2, mask2 = link_and_mask(lab2, profile)
+        lat2 = _find_lattice(link2, mask2)
+        if lat2 is not None and (lat is None or lat2.score > lat.score * (ws / ws2) ** 2):
+            work, ws, lab, model, link, mask, lat = work2, ws2, lab2, model2, link2, mask2, lat2
+    scene = Scene(photo, work, ws)
     if lat is None:
         return scene
     h, w = link.shape
