@@ -123,3 +123,7 @@ def load(path: str | os.PathLike) -> Profile:
 def load_or_empty(path: str | os.PathLike) -> Profile:
     """The profile in ``path`` if the file exists, else an empty one (to add a section to)."""
     return load(path) if Path(path).exists() else Profile()
+
+
+load_profile = load
+"""Alias of :func:`load` (the name ``tantrix/inputs.py`` imports for ``--profile``)."""

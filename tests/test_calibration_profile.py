@@ -132,3 +132,19 @@ def test_cli_show_and_refusing_to_overwrite_a_bad_file(tmp_path, full, capsys, s
     assert "not valid JSON" in capsys.readouterr().err
     assert broken.read_text() == before  # a malformed profile is never overwritten
     assert main(["calibrate", "show", str(broken)]) == 2
+
+
+def test_profile_option_of_other_commands(tmp_path, full, capsys):
+    """``--profile`` of ``tantrix analyze`` goes through calibration.profile (exit 2 if bad)."""
+    from pathlib import Path
+
+    board_json = str(Path(__file__).resolve().parent.parent / "sample_images" / "midgame_clean.json")
+    good = tmp_path / "good.json"
+    full.save(good)
+    assert main(["analyze", "--profile", str(good), board_json]) == 0
+    capsys.readouterr()
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"colours": {"classes": {}}}))
+    assert main(["analyze", "--profile", str(bad), board_json]) == 2
+    err = capsys.readouterr().err
+    assert "colours.classes.red is missing" in err and err.count("\n") == 1
