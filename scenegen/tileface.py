@@ -254,10 +254,8 @@ def draw_back(number: int, radius_px: int, corner: float = 0.12) -> tuple[np.nda
 
 # -- real tile photographs as textures (the "real-texture" tier) ----------------------
 
-REAL_TILES_DIR = None  # set lazily from the repository layout
-
-
 def _real_dir():
+    """../shared/real_tiles beside the repository (read in place, never copied)."""
     from pathlib import Path
     return Path(__file__).resolve().parents[2] / "shared" / "real_tiles"
 

@@ -171,11 +171,18 @@ def test_camera_distortion_round_trip():
     assert np.allclose(cam.undistort_points(cam.distort_points(pts)), pts, atol=1e-3)
 
 
-def test_frame_steps_turn_the_board_so_r_runs_down(board):
-    p = small_params(roll_deg=120.0, tilt_deg=0.0)
+@pytest.mark.parametrize("roll", [0.0, 75.0, 120.0, -150.0])
+def test_frame_steps_turn_the_board_so_r_runs_down(board, roll):
+    from referee.hexgrid import rotate_cell
+    p = small_params(roll_deg=roll, tilt_deg=15.0)
     _, truth = render(board, p, seed=0)
     steps = truth["render"]["frame_steps"]
-    assert 0 <= steps < 6
+    pixel = {rotate_cell((t["q"], t["r"]), steps): t["pixel"] for t in truth["tiles"]}
+    pairs = [(pixel[c], pixel[(c[0], c[1] + 1)]) for c in pixel if (c[0], c[1] + 1) in pixel]
+    assert pairs
+    for (x0, y0), (x1, y1) in pairs:
+        # the neighbour across edge 3 (south) lies below, within 30 degrees of straight down
+        assert y1 - y0 > abs(x1 - x0) * 0.55
 
 
 SAMPLES = sorted((Path(__file__).resolve().parents[1] / "sample_images").glob("*.jpg"))
