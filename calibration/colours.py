@@ -148,9 +148,13 @@ class ColourModel:
 
     def probability_image(self, image_bgr: np.ndarray) -> np.ndarray:
         """Per-pixel class probabilities of a BGR photo: (H, W, 5) float32."""
-        lab = to_lab(image_bgr)
-        h, w = lab.shape[:2]
-        return self.probabilities(lab.reshape(-1, 3)).reshape(h, w, len(CLASSES)).astype(np.float32)
+        lab = to_lab(image_bgr).reshape(-1, 3)
+        h, w = image_bgr.shape[:2]
+        out = np.empty((len(lab), len(CLASSES)), np.float32)
+        step = 1 << 18  # bounded memory on 12 MP photos
+        for i in range(0, len(lab), step):
+            out[i:i + step] = self.probabilities(lab[i:i + step])
+        return out.reshape(h, w, len(CLASSES))
 
     def classify(self, lab: np.ndarray) -> np.ndarray:
         """Most likely class index (into ``CLASSES``) per Lab sample (N, 3) → (N,)."""
