@@ -25,6 +25,10 @@ PROTOTYPES = np.array([
 ], np.float64)
 
 
+OUTLIER_D2 = 20.0
+"""Squared normalised distance from the nearest link colour beyond which a sample is no link."""
+
+
 @dataclass
 class ColourModel:
     """Per-photo link colour model.
@@ -120,8 +124,12 @@ def log_probs(samples: np.ndarray, model: ColourModel) -> np.ndarray:
     ll = -0.5 * (d[..., 2] ** 2) * 0.5 + 6.0 * (cos - 1.0) - 0.5 * (d[..., 0] ** 2 + d[..., 1] ** 2) * 0.15
     p_link = 1.0 / (1.0 + np.exp(-(chroma - model.chroma0) / (0.25 * model.chroma0)))
     ll = ll - np.logaddexp.reduce(ll, axis=-1, keepdims=True)
+    # a colour far from every link colour of this photo (skin, a pen, a coin) belongs to
+    # no class: that share of the probability is left out, so the tile's fit drops
+    d2 = (d ** 2).sum(-1).min(-1)
+    typical = 1.0 / (1.0 + np.exp((d2 - OUTLIER_D2) / 3.0))
     out = np.empty(samples.shape[:-1] + (5,), np.float64)
-    out[..., :4] = ll + np.log(np.maximum(p_link[..., None], 1e-9))
+    out[..., :4] = ll + np.log(np.maximum(p_link[..., None] * typical[..., None], 1e-9))
     out[..., 4] = np.log(np.maximum(1 - p_link, 1e-9))
     # floor: mixture with a uniform 2 % outlier
     out = np.logaddexp(out + np.log(0.98), np.log(0.02 / 5))

@@ -26,6 +26,12 @@ WORK_SIDE = 800
 OCCUPIED_CONTRAST = 0.3
 """Minimum midpoint-minus-corner link contrast for a cell to hold a tile."""
 
+BODY_CORNERS = 0.8
+"""A tile needs this share of grey corners (5 of 6) to be read; fewer: something covers it."""
+
+BODY_CHROMA = 10.0
+"""Chroma (Lab, against the photo's neutral point) below which a corner sample is body."""
+
 SMALL_TILE = 16.0
 """Below this cell size (centre to corner, working px) the photo is looked at again larger."""
 
@@ -215,9 +221,11 @@ def analyse(source: Any, profile: Any = None) -> Scene:
     readings = readings[:len(occ)]
     keep, bad = [], []
     centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts) / ws
+    body = _body_corners(corners, model)
     for i, (cell, rd) in enumerate(zip(occ, readings)):
         item = (tuple(int(v) for v in cell), rd, centres[i])
-        (keep if rd.fit >= UNREADABLE_FIT else bad).append(item)
+        readable = rd.fit >= UNREADABLE_FIT and body[i] >= BODY_CORNERS
+        (keep if readable else bad).append(item)
     keep, isolated = _split_isolated(keep)
     scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
     scene.cells = occ
@@ -229,6 +237,19 @@ def analyse(source: Any, profile: Any = None) -> Scene:
             scene.loose.append(_loose_item(rd, hx.centre / ws))
     _dedupe_numbers(scene)
     return scene
+
+
+def _body_corners(corners: np.ndarray, model: colours.ColourModel) -> np.ndarray:
+    """Share of each cell's six corner samples that look like the grey tile body, (N,).
+
+    Every Tantrix corner is body; a hand or an object over the tile shows its own colour
+    there, so a tile with coloured corners is reported unreadable instead of guessed.
+    """
+    f = colours.features(corners, model)
+    chroma = np.hypot(f[..., 0], f[..., 1])
+    # most corners in a photo are body: their median chroma is the body's under this light
+    limit = max(BODY_CHROMA, 2.5 * float(np.median(chroma))) if chroma.size else BODY_CHROMA
+    return (chroma < limit).mean(-1)
 
 
 @dataclass

@@ -1,0 +1,41 @@
+"""The two labelled real board photos (../shared/real_photos) are read tile for tile.
+
+Measured when written: discovery10 10/10 tiles (number and rotation), carpet13 12/12
+(a pointy-topped shot, so the reader's frame differs from the label's by a 60° turn,
+which CONTRACT.md's comparison allows).
+"""
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.board import board_from_json
+from referee.compare import best_alignment, same_position
+from vision import read_photo
+
+PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "real_photos"
+
+
+def _truth(name: str):
+    data = json.loads((PHOTOS / f"{name}.json").read_text())
+    return data, board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
+                                            for t in data["tiles"]]})
+
+
+@pytest.mark.parametrize("name", ["discovery10", "carpet13"])
+def test_real_photo_read_exactly(name):
+    if not (PHOTOS / f"{name}.jpg").exists():
+        pytest.skip("real photos missing")
+    data, truth = _truth(name)
+    board = read_photo(PHOTOS / f"{name}.jpg")
+    assert best_alignment(truth, board)[2] == len(truth)
+    assert same_position(truth, board)
+    assert board.loose == []
+    assert board.meta["image"] == data["image"]
+    # every tile's reported centre is near the labelled one
+    for t in data["tiles"]:
+        near = [e for e in board.extras.values()
+                if abs(e["pixel"][0] - t["pixel"][0]) + abs(e["pixel"][1] - t["pixel"][1])
+                < 0.25 * data["image"]["width"] / 10]
+        assert near, f"no tile read near {t['pixel']}"
+        assert all(0.0 <= e["confidence"] <= 1.0 for e in near)

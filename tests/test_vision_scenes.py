@@ -1,0 +1,94 @@
+"""Rendered scenes (scenegen) read back: clean shots exactly, an empty table as empty,
+a covered tile never reported as a wrong tile."""
+import copy
+
+import numpy as np
+import pytest
+
+from referee.board import Board, board_from_json
+from referee.compare import best_alignment, same_position
+from referee.randomgame import random_position
+from vision import read_photo
+
+scenegen = pytest.importorskip("scenegen")
+
+
+def _truth_board(truth: dict) -> Board:
+    return board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
+                                      for t in truth["tiles"]]})
+
+
+def _params(**changes):
+    p = copy.deepcopy(scenegen.default_params())
+    for key, value in changes.items():
+        if isinstance(value, dict):
+            p[key].update(value)
+        else:
+            p[key] = value
+    return p
+
+
+CLEAN = [
+    ("default", {}),
+    ("dark-table-tilted", {"table": {"kind": "dark"}, "tilt_deg": 30.0, "roll_deg": 40.0}),
+    ("wood-small-tiles", {"table": {"kind": "wood"}, "tile_px": 45.0, "roll_deg": -70.0}),
+    ("warm-light", {"light": {"kelvin": 3000, "white_balance": 0.3}, "roll_deg": 100.0}),
+]
+
+
+@pytest.mark.parametrize("name,changes", CLEAN, ids=[c[0] for c in CLEAN])
+def test_clean_scene_read_exactly(name, changes):
+    board = random_position(20, seed=7)
+    image, truth = scenegen.render(board, _params(**changes), seed=3)
+    read = read_photo(image)
+    expected = _truth_board(truth)
+    assert best_alignment(expected, read)[2] == len(expected)
+    assert same_position(expected, read)
+    h, w = image.shape[:2]
+    assert read.meta["image"] == {"width": w, "height": h}
+    for cell, extra in read.extras.items():
+        assert 0.5 <= extra["confidence"] <= 1.0
+        assert 0 <= extra["pixel"][0] < w and 0 <= extra["pixel"][1] < h
+
+
+def test_pixel_centres_match_truth():
+    board = random_position(12, seed=11)
+    image, truth = scenegen.render(board, _params(), seed=1)
+    read = read_photo(image)
+    size = truth["render"]["tile_px_measured"]
+    got = np.array([e["pixel"] for e in read.extras.values()])
+    for t in truth["tiles"]:
+        d = np.linalg.norm(got - np.array(t["pixel"]), axis=1).min()
+        assert d < 0.15 * size
+
+
+def test_empty_table_gives_no_tiles():
+    image, truth = scenegen.render(Board(), _params(), seed=2)
+    read = read_photo(image)
+    assert len(read) == 0
+    assert read.loose == []
+
+
+def test_loose_tile_reported_as_loose():
+    board = random_position(15, seed=4)
+    p = _params(clutter={"loose": 1, "face_down": 0, "occluder": "none"})
+    image, truth = scenegen.render(board, p, seed=5)
+    read = read_photo(image)
+    expected = _truth_board(truth)
+    assert best_alignment(expected, read)[2] == len(expected)
+    if truth["loose"]:
+        assert [t["tile"] for t in read.loose] == [t["tile"] for t in truth["loose"]]
+
+
+def test_covered_tile_is_not_guessed():
+    board = random_position(20, seed=8)
+    p = _params(clutter={"loose": 0, "face_down": 0, "occluder": "hand"})
+    image, truth = scenegen.render(board, p, seed=6)
+    read = read_photo(image)
+    expected = _truth_board(truth)
+    steps, offset, agree = best_alignment(expected, read)
+    # whatever the reader reports on the board must be right: covered tiles are left out
+    # (or listed as unreadable), never replaced by another tile
+    assert agree == len(read)
+    hidden = {(o["q"], o["r"]) for o in truth["occluded"] if o["fraction"] > 0.3}
+    assert agree >= len(expected) - len(hidden) - 1
