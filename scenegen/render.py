@@ -21,7 +21,7 @@ from .camera import Camera
 from .params import default_params
 from .table import lay_table, make_table
 
-CORNER = 0.15
+CORNER = 0.2
 """Rounding radius of a tile's corners (tile units)."""
 _OUTLINE = tileface.rounded_hexagon(1.0, CORNER, 4)
 _VERTICES = np.array([tileface.vertex(k) for k in range(6)])

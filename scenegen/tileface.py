@@ -207,12 +207,14 @@ def _draw_face(number, radius_px, palette, band, light_angle, corner, variant, b
         path = link_path(e1, e2)
         outer = band_polygon(path, band + 2 * keyline) * scale + c * ss
         inner = band_polygon(path, band) * scale + c * ss
-        cv2.fillPoly(img, [np.round(outer * 16).astype(np.int32)], pal["body"], cv2.LINE_AA, 4)
+        # the link sits in a groove: a thin keyline darker than the body around it
+        groove = tuple(0.45 * v for v in pal["body"])
+        cv2.fillPoly(img, [np.round(outer * 16).astype(np.int32)], groove, cv2.LINE_AA, 4)
         cv2.fillPoly(img, [np.round(inner * 16).astype(np.int32)], pal[colour], cv2.LINE_AA, 4)
         # links are printed slightly recessed: a glossy lighter line along one side
         off = np.array([math.cos(light_angle), math.sin(light_angle)]) * band * 0.28
         shine = (band_polygon(path, band * 0.16) + off) * scale + c * ss
-        light = tuple(min(255.0, 0.88 * v + 0.12 * 255) for v in pal[colour])
+        light = tuple(min(255.0, 0.92 * v + 0.08 * 255) for v in pal[colour])
         cv2.fillPoly(img, [np.round(shine * 16).astype(np.int32)], light, cv2.LINE_AA, 4)
     img = cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA)
     img = cv2.GaussianBlur(img, (0, 0), max(0.35, radius_px / 140))
@@ -221,9 +223,11 @@ def _draw_face(number, radius_px, palette, band, light_angle, corner, variant, b
     body = np.array(pal["body"], np.float32)
     border = np.clip((rim - dist) / 0.02, 0, 1)[..., None]
     img = img * (1 - border) + body * border
-    facing = 0.5 + 0.5 * np.cos(ang - light_angle)
-    bevel = np.exp(-((dist - 0.025) / 0.016) ** 2) * facing
-    img += (bevel * 85)[..., None]
+    # a rounded, glossy bevel: bright where it faces the light, shaded on the far side
+    facing = np.cos(ang - light_angle)
+    bevel = np.exp(-((dist - 0.035) / 0.028) ** 2)
+    img += (bevel * np.clip(22 + 55 * facing, 0, None))[..., None]
+    img *= (1 - 0.25 * bevel * np.clip(-facing, 0, 1))[..., None]
     # body texture: faint mottling so the black is not a flat fill
     rng = np.random.default_rng(number * 31 + variant)
     mott = cv2.GaussianBlur(rng.normal(0, 1, (size, size)).astype(np.float32), (0, 0), max(1, radius_px / 25))
