@@ -122,7 +122,28 @@ def _find_lattice(link: np.ndarray, mask: np.ndarray) -> Lattice | None:
             cands.append(grown)
     if not cands:
         return None
-    return max(cands, key=lambda c: c.score)
+    best = max(cands, key=lambda c: c.score)
+    return _polish_scale(link, best)
+
+
+def _polish_scale(link: np.ndarray, lat: Lattice) -> Lattice:
+    """Try the lattice a little larger and smaller about the board's middle; keep the best.
+
+    Local shifts let a lattice a few per cent off in scale still fit the middle cells, so
+    the growth can settle on a wrong scale; re-growing from scaled copies escapes that.
+    """
+    h, w = link.shape
+    m = cv2.moments(link)
+    if m["m00"] <= 0:
+        return lat
+    c = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    best = lat
+    for f in (0.88, 0.94, 1.06, 1.13):
+        T = np.array([[f, 0, (1 - f) * c[0]], [0, f, (1 - f) * c[1]], [0, 0, 1.0]])
+        grown = lattice._grow(link, Lattice(T @ lat.H), c, w, h)
+        if grown is not None and grown.score > best.score * 1.02:
+            best = grown
+    return best
 
 
 def _lab_samples(bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
