@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from referee.analysis import analyze
-from referee.board import Board, load
+from referee.board import Board
 from referee.moves import legal_moves
 from referee.puzzles import check_puzzle
 from referee.randomgame import random_position

@@ -40,7 +40,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from referee.board import Board, Placement, board_from_json
+from referee.board import Board
 from referee.compare import best_alignment, same_position, turned
 
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -111,7 +111,7 @@ def _layout(board: Board, p: dict, rng: np.random.Generator) -> list[_Piece]:
     return pieces
 
 
-def _place_loose(board: Board, pieces: list[_Piece], p: dict, rng: np.random.Generator,
+def _place_loose(pieces: list[_Piece], rng: np.random.Generator,
                  extra: list[tuple[int, bool]]) -> list[_Piece]:
     """Put loose tiles (number, face_up) on the table near, but clear of, the Tantrix."""
     out = []
@@ -131,7 +131,7 @@ def _place_loose(board: Board, pieces: list[_Piece], p: dict, rng: np.random.Gen
     return out
 
 
-def _make_camera(p: dict, pieces: list[_Piece], board_centre: np.ndarray) -> Camera:
+def _make_camera(p: dict, board_centre: np.ndarray) -> Camera:
     w, h = p["width"], p["height"]
     focal = (w / 2) / math.tan(math.radians(p["fov_deg"]) / 2)
     cam = Camera(w, h, focal, p["tilt_deg"], p["azimuth_deg"], p["roll_deg"],
@@ -452,9 +452,9 @@ def render_scene(board: Board | dict, params: dict | None = None, seed: int = 0
     cl = p["clutter"]
     extra = [(n, True) for n in spare[:cl["loose"]]]
     extra += [(n, False) for n in spare[cl["loose"]:cl["loose"] + cl["face_down"]]]
-    loose = _place_loose(board, pieces, p, rng, extra)
+    loose = _place_loose(pieces, rng, extra)
     centre = np.mean([pc.xy for pc in pieces], axis=0) if pieces else np.zeros(2)
-    cam = _make_camera(p, pieces, centre)
+    cam = _make_camera(p, centre)
     cam = _fit(cam, pieces, p)
     cam = _shift_camera(cam, p)
     # drop loose tiles that fall outside the frame
