@@ -35,6 +35,9 @@ BODY_CHROMA = 10.0
 SMALL_TILE = 16.0
 """Below this cell size (centre to corner, working px) the photo is looked at again larger."""
 
+WEAK_CONTRAST = 0.15
+"""Faint cells down to this contrast are read if they touch a clear cell and read clearly."""
+
 UNREADABLE_FIT = 0.55
 """Below this mean edge-colour probability a tile is reported unreadable (covered...)."""
 
@@ -153,6 +156,21 @@ def _lab_samples(bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return lab.reshape(v.shape).astype(np.float64)
 
 
+def _with_weak_neighbours(cells: np.ndarray, con: np.ndarray) -> np.ndarray:
+    """Cells to read: clear ones, and faint ones (blur, glare, a tile at the photo's
+    edge) that touch a clear one; the faint ones must then read clearly to be kept."""
+    strong = con > OCCUPIED_CONTRAST
+    weak = (con > WEAK_CONTRAST) & ~strong
+    if not weak.any():
+        return strong
+    have = {tuple(c) for c in cells[strong]}
+    for i in np.nonzero(weak)[0]:
+        q, r = cells[i]
+        if any((q + dq, r + dr) in have for dq, dr in ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))):
+            strong[i] = True
+    return strong
+
+
 def _median_size(lat: Lattice, cells: np.ndarray) -> float:
     return float(np.median(lat.cell_size(cells))) if len(cells) else 10.0
 
@@ -212,13 +230,16 @@ def analyse(source: Any, profile: Any = None) -> Scene:
     # the turned lattice relabels cells: recompute them in the new frame
     cells = lattice._supported(lat, lat.cells_in(w, h), lattice.support_map(link, _median_size(lat, occ)))
     shifts, con = lattice.local_shifts(link, lat, cells)
-    keep_cells = con > OCCUPIED_CONTRAST
-    occ, shifts = cells[keep_cells], shifts[keep_cells]
+    keep_cells = _with_weak_neighbours(cells, con)
+    occ, shifts, strong = cells[keep_cells], shifts[keep_cells], con[keep_cells] > OCCUPIED_CONTRAST
     scene.lattice, scene.frame_steps = lat, steps
     if len(occ) == 0:
         return scene
     # tiles off the lattice (loose, beside the Tantrix): single hexagons far from any cell
-    hexes = _off_lattice_hexagons(mask, lat, occ, shifts)
+    hexes, on_lattice = _off_lattice_hexagons(mask, lat, occ, shifts, strong)
+    occ, shifts, strong = occ[on_lattice], shifts[on_lattice], strong[on_lattice]
+    if len(occ) == 0 and not hexes:
+        return scene
     # sample colours on the decoded image (more detail than the working copy)
     full = photo.image
     f = full.shape[1] / w
@@ -230,14 +251,16 @@ def analyse(source: Any, profile: Any = None) -> Scene:
         e, _ = _sample_cells(full, Lattice(S @ hx.H), np.zeros((1, 2), int), hx.shift[None])
         loose_edges.append(e)
     all_edges = np.concatenate([edges] + loose_edges) if loose_edges else edges
-    model = colours.adapt_scale(model, edges.reshape(-1, 3))
+    # the colour model learns only from clear cells and loose hexagons, not faint ones
+    learn = np.r_[strong, np.ones(len(hexes), bool)]
+    model = colours.adapt_scale(model, edges[strong].reshape(-1, 3))
     readings = []
     for _ in range(3):
         logp = colours.log_probs(all_edges, model)
         readings = identify.identify(logp)
-        labels = identify.edge_labels(readings).ravel()
-        weights = np.repeat([r.confidence for r in readings], 6)
-        model = colours.calibrate(model, all_edges.reshape(-1, 3), labels, weights)
+        labels = identify.edge_labels(readings)[learn].ravel()
+        weights = np.repeat([r.confidence for r, ok in zip(readings, learn) if ok], 6)
+        model = colours.calibrate(model, all_edges[learn].reshape(-1, 3), labels, weights)
     loose_readings = readings[len(occ):]
     readings = readings[:len(occ)]
     keep, bad = [], []
@@ -246,6 +269,11 @@ def analyse(source: Any, profile: Any = None) -> Scene:
     for i, (cell, rd) in enumerate(zip(occ, readings)):
         item = (tuple(int(v) for v in cell), rd, centres[i])
         readable = rd.fit >= UNREADABLE_FIT and body[i] >= BODY_CORNERS
+        if not strong[i]:
+            # a faint cell beside the tiles counts only if it reads as a tile clearly
+            if readable and rd.fit >= 0.75 and rd.confidence >= 0.9:
+                keep.append(item)
+            continue
         (keep if readable else bad).append(item)
     keep, isolated = _split_isolated(keep)
     scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
@@ -280,28 +308,43 @@ class _LooseHex:
     centre: np.ndarray   # working-image pixel
 
 
-def _off_lattice_hexagons(mask: np.ndarray, lat: Lattice, occ: np.ndarray, shifts: np.ndarray
-                          ) -> list[_LooseHex]:
-    """Single-tile blobs whose centre is not near any occupied cell, as one-cell lattices."""
+def _off_lattice_hexagons(mask: np.ndarray, lat: Lattice, occ: np.ndarray, shifts: np.ndarray,
+                          strong: np.ndarray) -> tuple[list[_LooseHex], np.ndarray]:
+    """Single-tile blobs that do not sit on the lattice, as one-cell lattices.
+
+    Returns the loose hexagons and a bool mask of the occupied cells to keep: a cell that
+    only "found" a loose tile (the tile's own hexagon is turned against the lattice or
+    off the cell's centre) is dropped in favour of the hexagon.
+    """
+    keep = np.ones(len(occ), bool)
     if len(occ) == 0:
-        return []
+        return [], keep
     centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts)
     size = _median_size(lat, occ)
     out = []
     for hx in bodies.single_hexagons(mask, min_size=max(4.0, 0.6 * size)):
         if not 0.6 * size < hx.size < 1.6 * size:
             continue
-        if np.min(np.linalg.norm(centres - hx.centre, axis=1)) < 1.2 * size:
-            continue
+        d = np.linalg.norm(centres - hx.centre, axis=1)
+        i = int(np.argmin(d))
+        if d[i] < 1.2 * size:
+            # compare the blob's corner directions with the lattice's there
+            p = occ[i].astype(np.float64) @ BASIS.T + shifts[i]
+            j = lat.to_image(np.array([p, p + [1.0, 0.0]]))
+            a_lat = np.degrees(np.arctan2(*(j[1] - j[0])[::-1]))
+            a_hex = np.degrees(np.arctan2(hx.M[1, 0], hx.M[0, 0]))
+            turn = abs((a_hex - a_lat + 30) % 60 - 30)
+            if turn < 8 and d[i] < 0.3 * size:
+                continue  # the blob is that cell's tile
+            if np.sum((d < 1.2 * size) & strong) > 1:
+                continue  # among several cells: part of the Tantrix
+            keep[i] = False
         H = np.eye(3)
         H[:2, :2] = hx.M
         H[:2, 2] = hx.centre
-        one = Lattice(H)
-        one, _ = _choose_frame(one, np.zeros((1, 2)))
-        link_ok = True
-        if link_ok:
-            out.append(_LooseHex(one.H, np.zeros(2), hx.centre))
-    return out
+        one, _ = _choose_frame(Lattice(H), np.zeros((1, 2)))
+        out.append(_LooseHex(one.H, np.zeros(2), hx.centre))
+    return out, keep
 
 
 def _split_isolated(items: list) -> tuple[list, list]:
