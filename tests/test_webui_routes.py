@@ -234,6 +234,8 @@ def test_game_lifecycle(client):
     assert "winners" not in rec
     view = client.get(f"/api/games/{gid}?view=1").json["view"]
     assert view["diagram"].startswith("<svg")
+    placed = {c for c, p in boards[2].tiles.items() if boards[1].tiles.get(c) != p}
+    assert placed and view["diagram"].count('class="tile new"') == len(placed)
     # hand correction of the last turn: turn a tile and the report follows
     corrected = boards[-1].to_json()
     corrected["tiles"][0]["rotation"] = (corrected["tiles"][0]["rotation"] + 3) % 6

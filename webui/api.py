@@ -76,11 +76,11 @@ def want_view() -> bool:
     return request.args.get("view", "") in ("1", "true", "yes")
 
 
-def view_extras(board: Board, report: dict[str, Any]) -> dict[str, Any]:
+def view_extras(board: Board, report: dict[str, Any], new_cells=frozenset()) -> dict[str, Any]:
     """What the page draws for a report: the SVG diagram, photo overlay, sentences."""
     low = float(current_app.config["LOW_CONFIDENCE"])
     return {
-        "diagram": diagram.board_svg(board, report, low_confidence=low),
+        "diagram": diagram.board_svg(board, report, low_confidence=low, new_cells=new_cells),
         "overlay": overlay(board, report, low),
         "findings": words.findings(report),
         "low_confidence": low,

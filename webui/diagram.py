@@ -65,8 +65,9 @@ def _cells(items) -> set[tuple[int, int]]:
 
 
 def board_svg(board: Board, report: dict[str, Any] | None = None,
-              low_confidence: float = 0.0) -> str:
-    """The board as a standalone SVG string, marked up with ``report``'s findings."""
+              low_confidence: float = 0.0, new_cells: set | frozenset = frozenset()) -> str:
+    """The board as a standalone SVG string, marked up with ``report``'s findings;
+    ``new_cells`` (tiles placed since the previous photo of a game) are outlined."""
     report = report or {}
     cells = set(board.tiles)
     marks: dict[str, set] = {
@@ -121,7 +122,7 @@ def board_svg(board: Board, report: dict[str, Any] | None = None,
         cx, cy = to_pixel(c, SIZE)
         conf = board.extras.get(c, {}).get("confidence")
         low = is_low(board.extras.get(c, {}), low_confidence)
-        cls = "tile low" if low else "tile"
+        cls = "tile" + (" low" if low else "") + (" new" if c in new_cells else "")
         title = f"tile {p.tile}, rotation {p.rotation} at ({c[0]}, {c[1]})"
         if isinstance(conf, (int, float)):
             title += f", confidence {conf:.2f}"

@@ -82,7 +82,9 @@ def game_record(game_id: str, view: bool = False) -> dict[str, Any]:
             record["winners"] = record["leaders"]
         if view:
             board = boards[-1]
-            record["view"] = view_extras(board, last["report"])
+            before = boards[-2].tiles if len(boards) > 1 else {}
+            changed = {c for c, p in board.tiles.items() if before.get(c) != p}
+            record["view"] = view_extras(board, last["report"], new_cells=changed)
     return record
 
 
