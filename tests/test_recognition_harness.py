@@ -120,3 +120,19 @@ def test_empty_table_invented_tile_is_counted():
     s = recognition.summarise([dict(clean, seconds=0.1), dict(bad, seconds=0.2)])
     assert s["empty_tables"] == 2 and s["empty_table_clean_rate"] == 0.5
     assert s["detection_precision"] == 0.0
+
+
+def test_board_kinds_are_what_they_claim():
+    import numpy as np
+
+    from referee.matching import mismatches
+    from referee.puzzles import check_puzzle
+
+    rng = np.random.default_rng(3)
+    assert len(datasets.make_board("empty", rng)) == 0
+    for _ in range(3):
+        game = datasets.make_board("game", rng)
+        assert 2 <= len(game) <= 56 and not mismatches(game)
+        assert mismatches(datasets.make_board("mismatch", rng))
+    sol = datasets.puzzle_solution("discovery-6")
+    assert sol is not None and check_puzzle("discovery-6", sol)["solved"]
