@@ -192,3 +192,29 @@ def test_cli_colours_reads_the_photo_when_no_board_is_given(tmp_path, capsys):
     # the reader-read profile names the true edges as well as one learnt from the truth
     tiles = [((t["q"], t["r"]), t["tile"], t["rotation"], tuple(t["pixel"])) for t in truth["tiles"]]
     assert _edge_accuracy(model, img, tiles) >= 0.97
+
+
+def test_profile_from_a_rendered_calibration_shot(shared_dir):
+    """scenegen: learn under a warm lamp from tiles 1-20, then name the edges of another
+    board shot under the same lamp; a profile learnt under neutral light does worse."""
+    from referee.board import Board
+    from scenegen import default_params, render
+
+    def shot(numbers, seed, kelvin, wb):
+        p = default_params()
+        p["light"].update({"kelvin": kelvin, "white_balance": wb, "exposure": 0.8})
+        p["tile_px"], p["tilt_deg"], p["width"], p["height"] = 90.0, 20.0, 960, 720
+        rng = np.random.default_rng(seed)
+        board = Board.from_placements((c, n, int(rng.integers(6))) for c, n in zip(CELLS, numbers))
+        img, truth = render(board, p, seed)
+        return img, [((t["q"], t["r"]), t["tile"], t["rotation"], tuple(t["pixel"])) for t in truth["tiles"]]
+
+    warm = colours.learn(*shot(range(1, 21), 1, 2800, 0.0))
+    neutral = colours.learn(*shot(range(1, 21), 1, 5500, 1.0))
+    assert warm.learned == CLASSES
+    test_img, test_tiles = shot(range(21, 45), 2, 2800, 0.0)
+    right, total = colours.edge_accuracy(warm, test_img, test_tiles)
+    right_n, _ = colours.edge_accuracy(neutral, test_img, test_tiles)
+    assert total == 6 * 24
+    assert right / total >= 0.97
+    assert right_n < right
