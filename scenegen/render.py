@@ -292,6 +292,16 @@ def _glare(img: np.ndarray, topmask: np.ndarray, p: dict, rng: np.random.Generat
     return spots
 
 
+def _finger(mask: np.ndarray, start: np.ndarray, direction: np.ndarray, length: float,
+            width: float) -> None:
+    """A finger: a capsule that narrows a little towards its rounded tip."""
+    for t0, t1, wf in ((0.0, 0.55, 1.0), (0.5, 1.0, 0.85)):
+        a = start + direction * length * t0
+        b = start + direction * length * t1
+        cv2.line(mask, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 255,
+                 max(2, int(width * wf)), cv2.LINE_AA)
+
+
 def _occluder(img: np.ndarray, p: dict, rng: np.random.Generator, pieces_img: list) -> np.ndarray:
     """Draw a hand or an object over part of the scene; return its mask (0..1)."""
     h, w = img.shape[:2]
@@ -322,19 +332,26 @@ def _occluder(img: np.ndarray, p: dict, rng: np.random.Generator, pieces_img: li
         cv2.fillPoly(mask, [np.round(arm * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
         cv2.ellipse(mask, (int(palm_c[0]), int(palm_c[1])), (int(tp * 0.9), int(tp * 0.75)),
                     math.degrees(math.atan2(d[1], d[0])), 0, 360, 255, -1, cv2.LINE_AA)
-        for k, spread in enumerate(np.linspace(-0.6, 0.6, 4)):
-            fd = d + nrm * spread * 0.6
+        reach = tp * rng.uniform(1.1, 1.5)
+        side = 1 if rng.random() < 0.5 else -1  # which side the thumb is on (left/right hand)
+        for spread, length in zip(np.linspace(-0.55, 0.55, 4), (0.75, 0.95, 1.0, 0.85)[::side]):
+            fd = d + nrm * spread * 0.35
             fd /= np.linalg.norm(fd)
-            start = palm_c + nrm * spread * tp * 0.9
-            end = start + fd * tp * rng.uniform(1.1, 1.6)
-            cv2.line(mask, tuple(int(v) for v in start), tuple(int(v) for v in end), 255,
-                     max(2, int(tp * 0.28)), cv2.LINE_AA)
+            start = palm_c + nrm * spread * tp * 0.85 + d * tp * 0.5
+            _finger(mask, start, fd, reach * length * rng.uniform(0.9, 1.05), tp * 0.27)
+        thumb_dir = d * 0.55 + nrm * side * 0.85
+        thumb_dir /= np.linalg.norm(thumb_dir)
+        _finger(mask, palm_c + nrm * side * tp * 0.55, thumb_dir, reach * 0.7, tp * 0.32)
         colour_img[:] = skin
         # rounded limbs: darker towards their outline, a little sheen along the middle
         inside = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 3)
         depth = np.clip(inside / (tp * 0.35), 0, 1)
         colour_img *= (0.55 + 0.45 * np.sqrt(depth))[..., None]
         colour_img += (np.exp(-((depth - 0.8) / 0.2) ** 2) * 18)[..., None]
+        # skin is not flat paint: faint blotches
+        blotch = cv2.resize(rng.normal(0, 1, (max(2, h // 24), max(2, w // 24))).astype(np.float32),
+                            (w, h), interpolation=cv2.INTER_CUBIC)
+        colour_img *= (1 + 0.035 * blotch)[..., None]
     else:
         col = np.array(rng.choice([(40, 40, 45), (200, 200, 205), (30, 60, 160), (140, 90, 40)]),
                        np.float32)
