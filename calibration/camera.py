@@ -242,14 +242,29 @@ def calibrate(images: Sequence[np.ndarray], board: BoardSpec, *, names: Sequence
         used.append(i)
     if not obj_pts:
         raise BadInput(f"no {board.squares[0]}x{board.squares[1]} {board.kind} found in any photo")
-    flags = cv2.CALIB_FIX_K3
+    profile, more = calibrate_points(obj_pts, img_pts, size)
+    profile.board = board
+    return profile, notes + more
+
+
+def calibrate_points(obj_pts: Sequence[np.ndarray], img_pts: Sequence[np.ndarray], size: tuple[int, int],
+                     fix_k3: bool = True) -> tuple[CameraProfile, list[str]]:
+    """The camera from board corners already found: per view (N, 3) plane points and (N, 2) pixels.
+
+    See :func:`calibrate` for the model choices; ``fix_k3=False`` frees the sixth-order
+    radial term for strongly distorting lenses (and needs many well spread views).
+    """
+    flags = cv2.CALIB_FIX_K3 if fix_k3 else 0
     k0 = None
+    notes = []
     if len(obj_pts) < 3:
         flags |= cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO | cv2.CALIB_USE_INTRINSIC_GUESS
         f = float(max(size))  # a normal lens; refined by the solver
         k0 = np.array([[f, 0, (size[0] - 1) / 2], [0, f, (size[1] - 1) / 2], [0, 0, 1]], float)
         notes.append(f"only {len(obj_pts)} usable photo(s): principal point fixed at the centre; "
                      "10+ photos at varied angles give a better profile")
+    obj_pts = [np.asarray(o, np.float32).reshape(-1, 3) for o in obj_pts]
+    img_pts = [np.asarray(p, np.float32).reshape(-1, 2) for p in img_pts]
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 100, 1e-9)
     rms, k, d, rvecs, tvecs = cv2.calibrateCamera(obj_pts, img_pts, size, k0, None,
                                                   flags=flags, criteria=criteria)
@@ -257,8 +272,7 @@ def calibrate(images: Sequence[np.ndarray], board: BoardSpec, *, names: Sequence
     for o, p, rv, tv in zip(obj_pts, img_pts, rvecs, tvecs):
         proj, _ = cv2.projectPoints(o, rv, tv, k, d)
         per_photo.append(float(np.sqrt(np.mean(np.sum((proj.reshape(-1, 2) - p) ** 2, axis=1)))))
-    profile = CameraProfile(k, d.ravel(), size, float(rms), board, len(obj_pts), per_photo)
-    return profile, notes
+    return CameraProfile(k, d.ravel(), size, float(rms), None, len(obj_pts), per_photo), notes
 
 
 # -- using a profile ---------------------------------------------------------------------
