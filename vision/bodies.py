@@ -38,15 +38,18 @@ class Hexagon:
 
 
 def dark_mask(lab: np.ndarray) -> np.ndarray:
-    """bool mask of grey pixels (tile bodies are black or, lit or glared, grey).
+    """bool mask of tile-body-like pixels: grey, and not as light as a light table.
 
-    No darkness test: dim tables are as dark as the bodies and glare turns bodies grey;
-    what a coloured table never is, is grey.  On a grey table this mask covers the table
-    too, which is harmless: it only tells where link colour may be.
+    Bodies are black or (lit, glossy) dark grey; a coloured table is never grey and a
+    white cloth is lighter than the photo's Otsu split of lightness.  On a dark table the
+    mask covers the table too, which is harmless: it only says where links may be.
     """
     L = lab[..., 0]
     chroma = cv2.magnitude(lab[..., 1], lab[..., 2])
-    return chroma < 10 + 0.08 * L
+    L8 = np.clip(L, 0, 255).astype(np.uint8)
+    thr, _ = cv2.threshold(L8[::2, ::2], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = float(np.clip(thr, 70, 150))
+    return (chroma < 10 + 0.08 * L) & (L < thr)
 
 
 def body_region(dark: np.ndarray, radius: int) -> np.ndarray:

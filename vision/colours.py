@@ -76,21 +76,27 @@ def neutral_point(lab: np.ndarray, dark: np.ndarray | None = None) -> np.ndarray
 def link_image(lab: np.ndarray, neutral: np.ndarray, gate: np.ndarray | None = None) -> np.ndarray:
     """How much each pixel looks like a coloured link, float32 0..1 (H, W).
 
-    Chroma against the photo's neutral point, scaled by the photo's own strong chroma so
-    that dim photos and dark real tiles still reach 1.  ``gate`` (0..1) suppresses pixels
+    Saturation against the photo's neutral point, scaled by the photo's own strongest
+    colour so that dim photos and dark real tiles still reach 1.  ``gate`` (0..1) suppresses pixels
     far from any tile body (a coloured table is not a link).
     """
     a = lab[..., 1] - neutral[0]
     b = lab[..., 2] - neutral[1]
     chroma = cv2.magnitude(a, b)
-    if gate is not None:
-        chroma = chroma * gate
-    sub = chroma[::2, ::2]
-    sub = sub[sub > 3]
-    # links cover a few per cent of a photo at least: the 99th percentile is link chroma
-    ref = float(np.percentile(sub, 99)) if sub.size > 20 else 40.0
-    ref = max(ref, 15.0)
-    return np.clip(chroma * (2.0 / ref) - 0.7, 0.0, 1.0).astype(np.float32)
+    # also chroma relative to lightness (a saturation): the dark red, green and blue links
+    # carry little chroma, above all in dim light, yet are as saturated as the yellow
+    sat = chroma / (lab[..., 0] + 40.0)
+    out = None
+    for img, floor in ((chroma, 15.0), (sat, 0.12)):
+        if gate is not None:
+            img = img * gate
+        sub = img[::2, ::2]
+        sub = sub[sub > 0.2 * floor]
+        # links cover a few per cent of a photo at least: the 99th percentile is a link
+        ref = max(float(np.percentile(sub, 99)) if sub.size > 20 else 2.5 * floor, floor)
+        norm = np.clip(img * (2.0 / ref) - 0.7, 0.0, 1.0)
+        out = norm if out is None else np.maximum(out, norm)
+    return out.astype(np.float32)
 
 
 def initial_model(lab: np.ndarray, dark: np.ndarray | None = None) -> ColourModel:

@@ -32,6 +32,9 @@ BODY_CORNERS = 0.8
 BODY_CHROMA = 10.0
 """Chroma (Lab, against the photo's neutral point) below which a corner sample is body."""
 
+MAX_WORK_SIDE = 2400
+"""Largest working image (px) used when tiles are small."""
+
 SMALL_TILE = 16.0
 """Below this cell size (centre to corner, working px) the photo is looked at again larger."""
 
@@ -206,15 +209,19 @@ def analyse(source: Any, profile: Any = None) -> Scene:
     lab = colours.to_lab(work)
     model, link, mask = link_and_mask(lab, profile)
     lat = _find_lattice(link, mask)
-    small = lat is None or _median_size(lat, lat.cells_in(*link.shape[::-1])) < SMALL_TILE
-    if small and max(photo.image.shape[:2]) > 1.3 * max(work.shape[:2]):
+    size = None if lat is None else _median_size(lat, lat.cells_in(*link.shape[::-1]))
+    if size is None or size < SMALL_TILE:
         # small tiles: look again with more pixels (costs time only on such photos)
-        work2, ws2 = _working_copy(photo, 2 * WORK_SIDE)
-        lab2 = colours.to_lab(work2)
-        model2, link2, mask2 = link_and_mask(lab2, profile)
-        lat2 = _find_lattice(link2, mask2)
-        if lat2 is not None and (lat is None or lat2.score > lat.score * (ws / ws2) ** 2):
-            work, ws, lab, model, link, mask, lat = work2, ws2, lab2, model2, link2, mask2, lat2
+        side = int(min(MAX_WORK_SIDE, 2 * WORK_SIDE if size is None else WORK_SIDE * min(3.0, 24.0 / size)))
+        if photo.scale < 1.0 and side > max(photo.image.shape[:2]) and not isinstance(source, np.ndarray):
+            photo = load_photo(source, reduce=False)
+        if max(photo.image.shape[:2]) > 1.3 * max(work.shape[:2]):
+            work2, ws2 = _working_copy(photo, side)
+            lab2 = colours.to_lab(work2)
+            model2, link2, mask2 = link_and_mask(lab2, profile)
+            lat2 = _find_lattice(link2, mask2)
+            if lat2 is not None and (lat is None or lat2.score > lat.score * (ws / ws2) ** 2):
+                work, ws, lab, model, link, mask, lat = work2, ws2, lab2, model2, link2, mask2, lat2
     scene = Scene(photo, work, ws)
     if lat is None:
         return scene
