@@ -86,12 +86,18 @@ class _LoopSearch:
         self.free = [t for t in tiles if t not in fixed_numbers]
         # (tile, entry edge) -> [(rotation, edges, exit edge)]
         self.options: dict[tuple[int, int], list[tuple[int, tuple[str, ...], int]]] = {}
+        self.link_opts: dict[tuple[int, int], list[tuple[int, tuple[str, ...]]]] = {}
+        self.tile_links: dict[int, list[tuple[int, int, tuple[str, ...]]]] = {}
+        self.walk_depth = 6
+        self.hug = True
         for t in tiles:
             for k in range(6):
                 edges = rotated_edges(t, k)
                 for e in range(6):
                     if edges[e] == colour:
                         self.options.setdefault((t, e), []).append((k, edges, partners(t, k)[e]))
+                        self.link_opts.setdefault((e, partners(t, k)[e]), []).append((t, edges))
+                        self.tile_links.setdefault(t, []).append((e, partners(t, k)[e], edges))
 
     def run(self) -> dict[Cell, Placement] | None:
         col = self.colour
@@ -126,11 +132,10 @@ class _LoopSearch:
 
     def _step(self, cur: Cell, exit_edge: int) -> bool:
         self.nodes += 1
-        if self.nodes & 1023 == 0:
-            if time.monotonic() > self.deadline:
-                raise _Timeout
-            if self.max_nodes is not None and self.nodes > self.max_nodes:
-                raise _Restart
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise _Restart
+        if self.nodes & 1023 == 0 and time.monotonic() > self.deadline:
+            raise _Timeout
         dq, dr = DIRECTIONS[exit_edge]
         h = (cur[0] + dq, cur[1] + dr)
         entry = (exit_edge + 3) % 6
@@ -158,6 +163,13 @@ class _LoopSearch:
                  if all(edges[e] == c for e, c in facing)]
         if self.rng is not None:
             self.rng.shuffle(cands)
+        if self.hug:
+            # keep the loop compact: prefer heading into cells that touch more tiles
+            def touching(cand):
+                d = DIRECTIONS[cand[3]]
+                n = (h[0] + d[0], h[1] + d[1])
+                return -sum((n[0] + a, n[1] + b) in occ for a, b in DIRECTIONS)
+            cands.sort(key=touching)
         for t, k, edges, x in cands:
             if True:
                 occ[h] = edges
@@ -185,9 +197,41 @@ class _LoopSearch:
                 return False
         if distance(h, self.target) == 1 and not self._target_fillable():
             return False
+        if rem <= self.walk_depth and not self._closable(nxt, (x + 3) % 6, rem, set()):
+            return False
         if touching >= 1 and self._splits(h):
             return self._regions_ok(h, nxt, rem)
         return True
+
+    def _closable(self, c: Cell, entry: int, m: int, walk: set[Cell]) -> bool:
+        """Is there a walk of ``m`` empty cells from ``c`` (entered through ``entry``) to the
+        closing cell, each cell fillable by some unused tile linking its entry to its exit
+        and matching the tiles around it?  Tiles may repeat, so ``False`` is certain."""
+        occ, T = self.occ, self.target
+        facing = []
+        for e, (dq, dr) in enumerate(DIRECTIONS):
+            n = occ.get((c[0] + dq, c[1] + dr))
+            if n is not None:
+                facing.append((e, n[(e + 3) % 6]))
+        if m == 1:
+            exits = [(self.close_edge + 3) % 6] if c == T else []
+        else:
+            exits = [ex for ex in range(6) if ex != entry]
+        walk.add(c)
+        try:
+            for ex in exits:
+                if m > 1:
+                    n = (c[0] + DIRECTIONS[ex][0], c[1] + DIRECTIONS[ex][1])
+                    if n in occ or n in walk or distance(n, T) > m - 2:
+                        continue
+                if not any(t in self.unused and all(edges[e] == f for e, f in facing)
+                           for t, edges in self.link_opts.get((entry, ex), ())):
+                    continue
+                if m == 1 or self._closable(n, (ex + 3) % 6, m - 1, walk):
+                    return True
+            return False
+        finally:
+            walk.discard(c)
 
     def _target_fillable(self) -> bool:
         """Can some unused tile still go on the closing cell, linking back to the start?"""
@@ -457,11 +501,8 @@ def _search(puzzle: Puzzle, fixed: dict[Cell, Placement], deadline: float,
         for tiles, colour in _loop_targets(puzzle, fixed):
             if fixed and not any(colour in p.edges for p in fixed.values()):
                 continue
-            s = _LoopSearch(_order_tiles(tiles, colour), colour, fixed, deadline)
-            try:
-                found = s.run()
-            finally:
-                stats["nodes"] += s.nodes
+            found = _restarting_loop_search(_order_tiles(tiles, colour), colour, fixed,
+                                            deadline, stats)
             if found:
                 return found
         return None
@@ -480,6 +521,32 @@ def _search(puzzle: Puzzle, fixed: dict[Cell, Placement], deadline: float,
         return s.run()
     finally:
         stats["nodes"] += s.nodes
+
+
+def _restarting_loop_search(tiles: list[int], colour: str, fixed: dict[Cell, Placement],
+                            deadline: float, stats: dict[str, int]) -> dict[Cell, Placement] | None:
+    """Randomised restarts with a node budget growing by 30 % each time.
+
+    Depth-first search has a heavy tail (a bad early choice is explored for long); short
+    randomised runs escape it.  A run that ends within its budget has searched its whole
+    tree, so its ``None`` proves there is no solution.
+    """
+    budget, seed = RESTART_BASE, 0
+    while True:
+        rng = random.Random(seed) if seed else None
+        s = _LoopSearch(tiles, colour, fixed, deadline, rng, budget)
+        try:
+            return s.run()
+        except _Restart:
+            budget = int(budget * 1.3) + 1
+            seed += 1
+        finally:
+            stats["nodes"] += s.nodes
+            stats["restarts"] = stats.get("restarts", 0) + 1
+
+
+RESTART_BASE = 200
+"""Node budget of the first randomised run of the loop search."""
 
 
 def _order_tiles(tiles: list[int], colour: str) -> list[int]:
