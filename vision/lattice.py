@@ -263,8 +263,11 @@ def _template_cached() -> np.ndarray:
 # -- 3. per-cell refinement and homography ------------------------------------------
 
 _SEARCH = np.stack(np.meshgrid(np.linspace(-0.3, 0.3, 7), np.linspace(-0.3, 0.3, 7)), -1).reshape(-1, 2)
-_EDGE_PTS = np.concatenate([MIDPOINTS * 0.85, CORNERS * 0.85])
-_EDGE_W = np.r_[np.ones(6), -np.ones(6)]
+# negative points: corners and the stretches of edge next to them (black on every tile:
+# links meet the edges only at their midpoints), slightly inside the cell
+_NEAR = np.concatenate([0.8 * CORNERS + 0.2 * np.roll(CORNERS, 1, 0), 0.8 * CORNERS + 0.2 * np.roll(CORNERS, -1, 0)])
+_EDGE_PTS = np.concatenate([MIDPOINTS * 0.85, CORNERS * 0.85, _NEAR * 0.88])
+_EDGE_W = np.r_[np.ones(6), -np.ones(18) / 3.0]
 
 
 def local_shifts(link: np.ndarray, lat: Lattice, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
