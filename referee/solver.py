@@ -327,8 +327,14 @@ class _PyramidSearch:
     """Fill a fixed set of cells so one line of ``colour`` runs through every tile."""
 
     def __init__(self, tiles: list[int], colour: str, cells: frozenset[Cell],
-                 fixed: dict[Cell, Placement], deadline: float) -> None:
+                 fixed: dict[Cell, Placement], deadline: float,
+                 rng: random.Random | None = None, max_nodes: int | None = None) -> None:
         self.colour = colour
+        self.rng = rng
+        self.max_nodes = max_nodes
+        self.outside_edges = {
+            c: {e for e, (dq, dr) in enumerate(DIRECTIONS) if (c[0] + dq, c[1] + dr) not in cells}
+            for c in cells}
         self.cells = cells
         self.deadline = deadline
         self.nodes = 0
@@ -384,32 +390,63 @@ class _PyramidSearch:
 
     def _fill(self, i: int, ends: int, unused: set[int]) -> bool:
         self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise _Restart
         if self.nodes & 1023 == 0 and time.monotonic() > self.deadline:
             raise _Timeout
         if i == len(self.order):
             return ends == 2
         h = self.order[i]
         occ = self.occ
-        facing = []
+        facing = self._facing(h)
+        cands = [(t, k, edges, part) for t in sorted(unused) for k, edges, part in self.rots[t]
+                 if all(edges[e] == c for e, c in facing)]
+        if self.rng is not None:
+            self.rng.shuffle(cands)
+        for t, k, edges, part in cands:
+            occ[h] = (edges, part)
+            ok, out = self._colour_ok(h)
+            if ok and ends + out <= 2:
+                self.placed[h] = Placement(t, k)
+                unused.discard(t)
+                if self._ahead(h, ends + out, unused) and self._fill(i + 1, ends + out, unused):
+                    return True
+                unused.add(t)
+                del self.placed[h]
+            del occ[h]
+        return False
+
+    def _facing(self, h: Cell) -> list[tuple[int, str]]:
+        occ = self.occ
+        out = []
         for e, (dq, dr) in enumerate(DIRECTIONS):
             n = occ.get((h[0] + dq, h[1] + dr))
             if n is not None:
-                facing.append((e, n[0][(e + 3) % 6]))
-        for t in sorted(unused):
-            for k, edges, part in self.rots[t]:
-                if any(edges[e] != c for e, c in facing):
-                    continue
-                occ[h] = (edges, part)
-                ok, out = self._colour_ok(h)
-                if ok and ends + out <= 2:
-                    self.placed[h] = Placement(t, k)
-                    unused.discard(t)
-                    if self._fill(i + 1, ends + out, unused):
-                        return True
-                    unused.add(t)
-                    del self.placed[h]
-                del occ[h]
-        return False
+                out.append((e, n[0][(e + 3) % 6]))
+        return out
+
+    def _ahead(self, h: Cell, ends: int, unused: set[int]) -> bool:
+        """Forward check: every empty pyramid cell beside ``h`` can still take some tile."""
+        col, cells, occ = self.colour, self.cells, self.occ
+        for dq, dr in DIRECTIONS:
+            c = (h[0] + dq, h[1] + dr)
+            if c not in cells or c in occ:
+                continue
+            facing = self._facing(c)
+            out_edges = self.outside_edges[c]
+            found = False
+            for t in unused:
+                for k, edges, part in self.rots[t]:
+                    if all(edges[e] == f for e, f in facing):
+                        a = edges.index(col)
+                        if ends + (a in out_edges) + (part[a] in out_edges) <= 2:
+                            found = True
+                            break
+                if found:
+                    break
+            if not found:
+                return False
+        return True
 
 
 # ---------------------------------------------------------------------------------------
@@ -508,11 +545,19 @@ def _search(puzzle: Puzzle, fixed: dict[Cell, Placement], deadline: float,
         return None
     if puzzle.kind == "pyramid":
         for cells in pyramid_placements(puzzle.rows, fixed):
-            s = _PyramidSearch(list(puzzle.tiles), puzzle.colour, cells, fixed, deadline)
-            try:
-                found = s.run()
-            finally:
-                stats["nodes"] += s.nodes
+            budget, seed = RESTART_BASE * 10, 0
+            while True:
+                rng = random.Random(seed) if seed else None
+                s = _PyramidSearch(list(puzzle.tiles), puzzle.colour, cells, fixed, deadline,
+                                   rng, budget)
+                try:
+                    found = s.run()
+                    break
+                except _Restart:
+                    budget = int(budget * 1.3) + 1
+                    seed += 1
+                finally:
+                    stats["nodes"] += s.nodes
             if found:
                 return found
         return None
@@ -610,3 +655,74 @@ def can_complete(name: str, board: Board, time_limit: float = 10.0) -> dict[str,
 
 def _bad(msg: str) -> BadInput:  # pragma: no cover - kept for symmetry with other modules
     return BadInput(msg)
+
+
+# ---------------------------------------------------------------------------------------
+# building positions to order (test boards, Loops patterns)
+
+def loop_links(cycle: list[Cell], colour: str) -> dict[Cell, list[tuple[str, int, int]]]:
+    """The link each cell of a closed ``cycle`` of neighbouring cells needs to carry it."""
+    from .hexgrid import edge_between
+
+    out: dict[Cell, list[tuple[str, int, int]]] = {}
+    k = len(cycle)
+    for i, c in enumerate(cycle):
+        a = edge_between(c, cycle[i - 1])
+        b = edge_between(c, cycle[(i + 1) % k])
+        if a is None or b is None:
+            raise ValueError(f"cells {cycle[i - 1]}, {c}, {cycle[(i + 1) % k]} are not a path")
+        out.setdefault(c, []).append((colour, a, b))
+    return out
+
+
+def arrange(cells: list[Cell], links: dict[Cell, list[tuple[str, int, int]]] | None = None,
+            pool: list[int] | None = None, accept=None,
+            time_limit: float = 5.0) -> Board | None:
+    """Put distinct tiles of ``pool`` (default: all 56) on ``cells`` so that every touching
+    edge matches and each cell carries the links asked in ``links`` (colour, edge, edge).
+
+    ``accept(board)`` can refuse complete arrangements (e.g. with an unwanted extra loop).
+    Returns ``None`` when nothing fits within ``time_limit`` seconds.
+    """
+    links = links or {}
+    pool = sorted(pool or TILES)
+    order = list(cells)
+    deadline = time.monotonic() + time_limit
+    placed: dict[Cell, Placement] = {}
+    options: dict[Cell, list[tuple[int, int, tuple[str, ...]]]] = {}
+    for c in order:
+        opts = []
+        for t in pool:
+            for k in range(6):
+                edges = rotated_edges(t, k)
+                part = partners(t, k)
+                if all(edges[a] == col and part[a] == b for col, a, b in links.get(c, ())):
+                    opts.append((t, k, edges))
+        options[c] = opts
+    used: set[int] = set()
+    counter = [0]
+
+    def go(i: int) -> bool:
+        counter[0] += 1
+        if counter[0] & 1023 == 0 and time.monotonic() > deadline:
+            raise _Timeout
+        if i == len(order):
+            return accept is None or accept(Board(dict(placed)))
+        c = order[i]
+        facing = [(e, placed[(c[0] + dq, c[1] + dr)].edges[(e + 3) % 6])
+                  for e, (dq, dr) in enumerate(DIRECTIONS) if (c[0] + dq, c[1] + dr) in placed]
+        for t, k, edges in options[c]:
+            if t in used or any(edges[e] != f for e, f in facing):
+                continue
+            placed[c] = Placement(t, k)
+            used.add(t)
+            if go(i + 1):
+                return True
+            used.discard(t)
+            del placed[c]
+        return False
+
+    try:
+        return Board(dict(placed)) if go(0) else None
+    except _Timeout:
+        return None
