@@ -195,9 +195,11 @@ class _LoopSearch:
         for f in self.unvisited:
             if distance(nxt, f) + distance(f, self.target) > rem - 1:
                 return False
-        if distance(h, self.target) == 1 and not self._target_fillable():
+        if (distance(h, self.target) == 1 and self.target not in self.occ
+                and not self._target_fillable()):
             return False
-        if rem <= self.walk_depth and not self._closable(nxt, (x + 3) % 6, rem, set()):
+        if (rem <= self.walk_depth and not self.unvisited and self.target not in self.occ
+                and not self._closable(nxt, (x + 3) % 6, rem, set())):
             return False
         if touching >= 1 and self._splits(h):
             return self._regions_ok(h, nxt, rem)
