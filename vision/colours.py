@@ -94,7 +94,7 @@ def link_image(lab: np.ndarray, neutral: np.ndarray, gate: np.ndarray | None = N
         sub = sub[sub > 0.2 * floor]
         # links cover a few per cent of a photo at least: the 99th percentile is a link
         ref = max(float(np.percentile(sub, 99)) if sub.size > 20 else 2.5 * floor, floor)
-        norm = np.clip(img * (2.0 / ref) - 0.7, 0.0, 1.0)
+        norm = np.clip(img * (2.0 / ref) - 0.4, 0.0, 1.0)
         out = norm if out is None else np.maximum(out, norm)
     return out.astype(np.float32)
 

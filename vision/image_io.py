@@ -19,8 +19,8 @@ from referee.errors import BadInput
 MAX_PIXELS = 80_000_000
 """Larger images are refused (decompression bombs); 80 Mpx is above any phone camera."""
 
-WORK_PIXELS = 700_000
-"""Reduced decoding keeps at least this many pixels (enough for tiles of 40+ px)."""
+WORK_PIXELS = 1_500_000
+"""Reduced decoding keeps at least this many pixels (the reader works on ~1 Mpx at most)."""
 
 _REDUCED = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
 

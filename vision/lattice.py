@@ -216,7 +216,7 @@ def fold_phase(link: np.ndarray, base: np.ndarray, weight_centre: np.ndarray, ra
     smear the phase.
     """
     h, w = link.shape
-    step = max(1, int(np.linalg.norm(base[:, 0]) / 12))
+    step = max(1, int(np.linalg.norm(base[:, 0]) / 10))
     ys, xs = np.mgrid[0:h:step, 0:w:step]
     xs = xs.ravel().astype(np.float64)
     ys = ys.ravel().astype(np.float64)
@@ -226,10 +226,9 @@ def fold_phase(link: np.ndarray, base: np.ndarray, weight_centre: np.ndarray, ra
     uv = np.linalg.solve(base, np.stack([xs, ys]))  # (2, N) in neighbour-vector units
     ui = (np.floor((uv[0] % 1.0) * _FOLD)).astype(int) % _FOLD
     vi = (np.floor((uv[1] % 1.0) * _FOLD)).astype(int) % _FOLD
-    fold = np.zeros((_FOLD, _FOLD), np.float64)
-    cnt = np.zeros((_FOLD, _FOLD), np.float64)
-    np.add.at(fold, (vi, ui), vals)
-    np.add.at(cnt, (vi, ui), 1)
+    idx = vi * _FOLD + ui
+    fold = np.bincount(idx, weights=vals, minlength=_FOLD * _FOLD).reshape(_FOLD, _FOLD)
+    cnt = np.bincount(idx, minlength=_FOLD * _FOLD).reshape(_FOLD, _FOLD)
     fold = fold / np.maximum(cnt, 1)
     fold -= fold.mean()
     t = _template_cached()

@@ -32,10 +32,13 @@ BODY_CORNERS = 0.8
 BODY_CHROMA = 10.0
 """Chroma (Lab, against the photo's neutral point) below which a corner sample is body."""
 
+BIG_WORK_SIDE = 1200
+"""Longest side of the working image for photos larger than 2000 px."""
+
 MAX_WORK_SIDE = 2400
 """Largest working image (px) used when tiles are small."""
 
-SMALL_TILE = 16.0
+SMALL_TILE = 12.0
 """Below this cell size (centre to corner, working px) the photo is looked at again larger."""
 
 WEAK_CONTRAST = 0.15
@@ -83,9 +86,12 @@ class Scene:
     shifts: dict = field(default_factory=dict)   # cell -> plane shift found for it
 
 
-def _working_copy(photo: Photo, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
+def _working_copy(photo: Photo, side: int = 0) -> tuple[np.ndarray, float]:
     img = photo.image
     h, w = img.shape[:2]
+    if side <= 0:
+        # big photos usually show many (hence smaller) tiles: keep more pixels for them
+        side = WORK_SIDE if max(photo.width, photo.height) <= 2000 else BIG_WORK_SIDE
     f = min(1.0, side / max(h, w))
     if f < 1.0:
         img = cv2.resize(img, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
@@ -212,7 +218,8 @@ def analyse(source: Any, profile: Any = None) -> Scene:
     size = None if lat is None else _median_size(lat, lat.cells_in(*link.shape[::-1]))
     if size is None or size < SMALL_TILE:
         # small tiles: look again with more pixels (costs time only on such photos)
-        side = int(min(MAX_WORK_SIDE, 2 * WORK_SIDE if size is None else WORK_SIDE * min(3.0, 24.0 / size)))
+        first = max(work.shape[:2])
+        side = int(min(MAX_WORK_SIDE, 2 * first if size is None else first * min(3.0, 24.0 / size)))
         if photo.scale < 1.0 and side > max(photo.image.shape[:2]) and not isinstance(source, np.ndarray):
             photo = load_photo(source, reduce=False)
         if max(photo.image.shape[:2]) > 1.3 * max(work.shape[:2]):
