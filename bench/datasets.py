@@ -33,7 +33,7 @@ from referee.matching import mismatches
 from referee.randomgame import random_position
 from referee.tiles import TILES
 
-VERSION = 5
+VERSION = 6
 """Bump when the generator changes enough that cached tiers must be rebuilt."""
 
 TIER_COUNTS = {"easy": 300, "hard": 300, "real-texture": 200, "video-720p": 200}

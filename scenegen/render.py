@@ -159,6 +159,17 @@ def _fit(cam: Camera, pieces: list[_Piece], p: dict, margin: float = 0.04) -> Ca
     return cam
 
 
+def _inside(cam: Camera, pieces: list[_Piece], p: dict, margin: float = 0.01) -> bool:
+    """True when every tile's top face and base lie inside the photo."""
+    if not pieces:
+        return True
+    pts = np.vstack([pc.outline() for pc in pieces])
+    allp = np.vstack([cam.project(pts, -p["thickness"]), cam.project(pts, 0.0)])
+    w, h = cam.width, cam.height
+    return bool(allp[:, 0].min() >= margin * w and allp[:, 0].max() <= (1 - margin) * w
+                and allp[:, 1].min() >= margin * h and allp[:, 1].max() <= (1 - margin) * h)
+
+
 def _shift_camera(cam: Camera, p: dict) -> Camera:
     """Apply the board offset as a shift of the target on the table."""
     off = np.array(p["offset"]) * [cam.width, cam.height]
@@ -473,7 +484,15 @@ def render_scene(board: Board | dict, params: dict | None = None, seed: int = 0
     centre = np.mean([pc.xy for pc in pieces], axis=0) if pieces else np.zeros(2)
     cam = _make_camera(p, centre)
     cam = _fit(cam, pieces, p)
+    base_target = cam.target
     cam = _shift_camera(cam, p)
+    # the shift and the lens can still push an edge tile out: back off until all are inside
+    for _ in range(30):
+        if _inside(cam, pieces, p):
+            break
+        cam.distance *= 1.04
+        cam.target = base_target
+        cam = _shift_camera(cam, p)
     # drop loose tiles that fall outside the frame
     th = p["thickness"]
     loose = [pc for pc in loose

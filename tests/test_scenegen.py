@@ -200,3 +200,15 @@ def test_sample_images_agree_with_their_truth(photo):
     visible = {"tiles": [t for t in truth["tiles"] if (t["q"], t["r"]) not in hidden]}
     # the dim, warm, noisy sample defeats this simple hue test on some edges
     assert edge_agreement(img, visible) >= (0.8 if photo.stem == "dim_oblique" else 0.9)
+
+
+def test_every_tile_lies_inside_the_frame():
+    """Whatever the camera (tilt, roll, offset, lens), no tile is cut by the photo's border."""
+    for s in range(6):
+        rng = np.random.default_rng(100 + s)
+        p = random_params("hard", rng)
+        p.update({"width": 480, "height": 360, "offset": [0.1, -0.1], "k1": 0.12, "k2": 0.05})
+        _, truth = render(random_position(int(rng.integers(2, 40)), seed=s), p, seed=s)
+        for t in truth["tiles"] + truth["loose"] + truth["face_down"]:
+            c = np.array(t["corners"])
+            assert c.min() >= 0 and c[:, 0].max() <= 480 and c[:, 1].max() <= 360, (s, t)
