@@ -13,8 +13,9 @@ the game shot three ways:
 
 - ``without``: ``vision.read_photo(image)``;
 - ``with``: ``vision.read_photo(image, profile)``, using what the reader takes from a
-  profile today (``Profile.neutral``, ``Profile.colour_means``);
-- ``with-neutral``: the profile's neutral point (grey under this light) only;
+  profile today (``Profile.colour_means``; a profile leaves the reader's own neutral point);
+- ``with-neutral``: diagnostic, the calibration light's neutral point (``ColourModel.neutral_ab``)
+  forced on the reader instead of its per-photo one;
 - ``with-logprobs`` (simulated integration, unless ``--no-simulated``): the same call with
   the reader's per-photo colour likelihood ``vision.colours.log_probs`` replaced by the
   profile's own model (``Profile.colour_log_probs``), to show what wiring it in would give.
@@ -177,7 +178,7 @@ def run(tier: str = "hard", count: int = 20, any_light: bool = False, simulated:
                 rows[v].append(row)
                 entry[v] = {"agree": row["agree"], "read": row["read_tiles"], "perfect": row["perfect"], "error": err}
                 continue
-            given = None if v == "without" else SimpleNamespace(neutral=profile.neutral) if v == "with-neutral" else profile
+            given = None if v == "without" else SimpleNamespace(neutral=profile.colours.neutral_ab) if v == "with-neutral" else profile
             read, secs, err = _read(image, given, v == "with-logprobs")
             row = score_image(truth, read)
             row.update({"seconds": round(secs, 3), "error": err})
