@@ -61,7 +61,7 @@ def check_solitaire_move(board: Board, number: int, cell: Cell, rotation: int) -
     if cell in board.tiles:
         return {**out, "legal": False, "reason": f"cell {cell} already holds a tile"}
     if board.tiles:
-        if board.tileneighbours(cell) == 0:
+        if board.tile_neighbours(cell) == 0:
             return {**out, "legal": False, "reason": f"cell {cell} touches no tile"}
         facing = facing_colours(board, cell)
         bad = fits(edges, facing)
