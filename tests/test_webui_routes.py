@@ -314,3 +314,23 @@ def test_bag_empty_flag_with_a_photo_lifts_restraints(client):
     assert mid["tiles"] == end["tiles"]
     r = client.post("/api/analyze", data={"photo": (io.BytesIO(data), "p.jpg"), "bag_empty": "maybe"})
     assert r.status_code == 400 and "bag_empty" in r.json["error"]
+
+
+def test_game_is_replayed_move_by_move(client):
+    replay = pytest.importorskip("referee.replay")
+    people = [replay.Player("Ann", "red"), replay.Player("Bob", "blue")]
+    positions = replay.play_game(people, 5, seed=3)[1:]  # the table after each turn
+    gid = new_game(client)["id"]
+    for b in positions:
+        assert client.post(f"/api/games/{gid}/turns", json=b.to_json()).status_code == 201
+    rec = client.get(f"/api/games/{gid}").json
+    want = replay.replay([Board()] + positions, people)
+    assert rec["replay"] == json.loads(json.dumps(want))
+    assert len(rec["replay"]["turns"]) == 5 and rec["replay"]["violations"] == 0
+    assert rec["bag"] == replay.bag_count(positions[-1], people, None)
+    # a tile taken off the table between photos is a violation the page will show
+    cheat = positions[-1].copy()
+    cheat.remove(sorted(cheat.tiles)[0])
+    client.post(f"/api/games/{gid}/turns", json=cheat.to_json())
+    last = client.get(f"/api/games/{gid}").json["replay"]["turns"][-1]
+    assert any("removed" in v for v in last["violations"])

@@ -2,8 +2,9 @@
 SQLite so a game survives a restart.
 
 JSON routes under ``/api/games``; the photo of a turn at ``/games/<id>/photos/<n>``.
-The move-by-move report comes from :mod:`referee.replay` when it is available; otherwise
-the page shows each turn's own analysis.
+The move-by-move report (placements in order, forced/free, restraint violations, tiles
+moved or removed, the bag) comes from :mod:`referee.replay`; each turn also keeps its own
+analysis report.
 """
 from __future__ import annotations
 
@@ -70,10 +71,9 @@ def game_record(game_id: str, view: bool = False) -> dict[str, Any]:
     record = dict(game)
     record["turns"] = out_turns
     boards = [board_from_json(t["board"]) for t in turns]
-    moves = services.replay(boards, game["players"]) if boards else None
-    if moves is not None:
-        record["replay"] = moves
     if out_turns:
+        record["replay"] = services.replay(boards, game["players"])
+        record["bag"] = services.bag_count(boards[-1], game["players"])
         last = out_turns[-1]
         record["scores"] = last["scores"]
         top = max(last["scores"].values())
@@ -126,6 +126,10 @@ def add_turn(game_id: str):
     if game["finished"]:
         raise BadInput("this game is finished; no more turns can be added")
     board, photo = board_from_request()
+    # The referee counts the bag from the tiles on the table and in the hands: once it is
+    # empty the endgame has begun and the restraints are lifted.
+    if not board.bag_empty and services.bag_count(board, game["players"]) == 0:
+        board.bag_empty = True
     report = services.analyze(board)
     board_json = report.pop("board")
     photo_name = store().save_photo(photo.data, photo.extension) if photo else None

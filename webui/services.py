@@ -8,10 +8,14 @@ one answers 503 with a message instead of breaking the whole app.
 from __future__ import annotations
 
 import importlib
+import logging
 import threading
 from typing import Any
 
 from referee.board import Board, board_from_json
+from referee.errors import BadInput
+
+log = logging.getLogger("webui")
 
 
 class Unavailable(RuntimeError):
@@ -115,21 +119,30 @@ def check(puzzle: str, board: Board) -> dict[str, Any]:
     return verdict
 
 
-def replay(boards: list[Board], players: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The move-by-move report of a game from its boards, or ``None`` if not available."""
+def _players(players: list[dict[str, Any]]):
+    mod = _module("referee.replay")
+    return mod, [mod.Player(p["name"], p["colour"]) for p in players]
+
+
+def replay(boards: list[Board], players: list[dict[str, Any]]) -> dict[str, Any]:
+    """The move-by-move report of a game (:func:`referee.replay.replay`) from the photo
+    boards after each turn; the game starts from an empty table.  A failure is reported
+    in ``{"error": ...}`` so one odd photo never hides the rest of the game."""
+    mod, people = _players(players)
     try:
-        mod = _module("referee.replay")
-    except Unavailable:
-        return None
-    for name in ("replay_boards", "replay"):
-        fn = getattr(mod, name, None)
-        if callable(fn):
-            try:
-                return fn(boards, players=players)
-            except TypeError:
-                return fn(boards)
-    return None
+        return mod.replay([Board()] + list(boards), people)
+    except BadInput as e:
+        return {"error": str(e)}
+    except Exception as e:  # noqa: BLE001 - the game page must still show the turns
+        log.exception("replay failed")
+        return {"error": f"replay failed ({type(e).__name__})"}
+
+
+def bag_count(board: Board, players: list[dict[str, Any]]) -> int:
+    """Tiles left in the bag with ``board`` on the table (:func:`referee.replay.bag_count`)."""
+    mod, people = _players(players)
+    return mod.bag_count(board, people, None)
 
 
 __all__ = ["Unavailable", "read_photo", "analyze", "check", "puzzle_names",
-           "board_from_payload", "load_profile", "replay", "set_reader_concurrency"]
+           "board_from_payload", "load_profile", "replay", "bag_count", "set_reader_concurrency"]

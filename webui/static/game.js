@@ -18,25 +18,45 @@
     return parts.join("; ");
   }
 
+  /* One turn of the referee's replay (referee.replay) in words. */
+  function replayTurn(rt) {
+    const parts = [];
+    const who = rt.player ? `${rt.player} (${rt.colour})` : "";
+    const placed = rt.placed.map((p) => `${p.kind} tile ${p.tile} at (${p.cell[0]}, ${p.cell[1]})` +
+      (p.legal ? "" : ` — not allowed: ${p.reason}`));
+    parts.push((who ? who + ": " : "") + (placed.length ? placed.join(", ") : "no tile played"));
+    for (const n of rt.notes) if (n !== "no tile played") parts.push(n);
+    return { text: parts.join("; "), violations: rt.violations, bag: rt.bag };
+  }
+
   function show(game) {
     const ol = $("turns");
     ol.replaceChildren();
-    const replay = game.replay && Array.isArray(game.replay.moves) ? game.replay.moves : null;
+    const rturns = game.replay && Array.isArray(game.replay.turns) ? game.replay.turns : null;
     game.turns.forEach((t, i) => {
       const li = el("li", { class: "turn", "data-n": t.n });
-      const text = replay && replay[i] && (replay[i].text || replay[i].summary);
-      li.appendChild(el("span", {}, `Turn ${t.n}: ` + (text || describe(t, game.turns[i - 1]))));
+      const rt = rturns && rturns[i] ? replayTurn(rturns[i]) : null;
+      li.appendChild(el("span", {}, `Turn ${t.n}: ` + (rt ? rt.text : describe(t, game.turns[i - 1]))));
       const scores = game.players.map((p) => `${p.name} ${t.scores[p.colour]}`).join(", ");
-      li.appendChild(el("span", { class: "hint" }, " — " + scores));
+      li.appendChild(el("span", { class: "hint" }, ` — ${scores}` + (rt ? `; bag ${rt.bag} before the turn` : "")));
       if (t.photo) { const a = el("a", { href: t.photo, target: "_blank" }, " photo"); li.appendChild(a); }
+      if (rt && rt.violations.length) {
+        const ul = el("ul", { class: "violations" });
+        for (const v of rt.violations) ul.appendChild(el("li", { class: "finding violation" }, v));
+        li.appendChild(ul);
+      }
       ol.appendChild(li);
     });
+    if (game.replay && game.replay.error) {
+      ol.appendChild(el("li", { class: "error" }, "The move-by-move replay could not judge this game: " + game.replay.error));
+    }
     lastTurn = game.turns.length ? game.turns[game.turns.length - 1].n : 0;
     for (const tr of document.querySelectorAll("#players tbody tr")) {
       tr.querySelector(".score").textContent = game.scores ? game.scores[tr.dataset.colour] : 0;
     }
     let status = `${game.turns.length} turn${game.turns.length === 1 ? "" : "s"} recorded.`;
-    if (game.replay && typeof game.replay.bag === "number") status += ` ${game.replay.bag} tiles left in the bag.`;
+    if (typeof game.bag === "number" && game.turns.length) status += game.bag ? ` ${game.bag} tile${game.bag === 1 ? "" : "s"} left in the bag.` : " The bag is empty: endgame, restraints lifted.";
+    if (game.replay && game.replay.violations) status += ` ${game.replay.violations} rule violation${game.replay.violations === 1 ? "" : "s"} so far.`;
     if (game.winners) status += ` Game over — winner: ${game.winners.join(" and ")}.`;
     else if (game.leaders && game.turns.length) status += ` Leading: ${game.leaders.join(" and ")}.`;
     $("game-status").textContent = status;
