@@ -549,6 +549,8 @@ def _search(puzzle: Puzzle, fixed: dict[Cell, Placement], deadline: float,
         for cells in pyramid_placements(puzzle.rows, fixed):
             budget, seed = RESTART_BASE * 10, 0
             while True:
+                if time.monotonic() > deadline:
+                    raise _Timeout
                 rng = random.Random(seed) if seed else None
                 s = _PyramidSearch(list(puzzle.tiles), puzzle.colour, cells, fixed, deadline,
                                    rng, budget)
@@ -580,6 +582,8 @@ def _restarting_loop_search(tiles: list[int], colour: str, fixed: dict[Cell, Pla
     """
     budget, seed = RESTART_BASE, 0
     while True:
+        if time.monotonic() > deadline:
+            raise _Timeout
         rng = random.Random(seed) if seed else None
         s = _LoopSearch(tiles, colour, fixed, deadline, rng, budget)
         try:
