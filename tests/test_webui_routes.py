@@ -338,11 +338,12 @@ def test_game_is_replayed_move_by_move(client):
 
 def test_game_turn_enters_the_endgame_when_the_bag_is_counted_empty(client):
     pytest.importorskip("referee.replay")
-    gid = new_game(client)["id"]  # two players: 12 tiles in hands
     mid = random_position(20, seed=1).to_json()
     late = random_position(44, seed=1).to_json()  # 56 - 44 - 12 = 0 left in the bag
     mid["bag_empty"] = late["bag_empty"] = False
+    gid = new_game(client)["id"]  # two players: 12 tiles in hands
     assert client.post(f"/api/games/{gid}/turns", json=mid).json["board"]["bag_empty"] is False
+    gid = new_game(client)["id"]
     r = client.post(f"/api/games/{gid}/turns", json=late).json
     assert r["board"]["bag_empty"] is True
     assert r["report"]["controlled_cells"] == [] and r["report"]["restraint_violations"] == []

@@ -8,6 +8,10 @@ analysis report.
 """
 from __future__ import annotations
 
+import hashlib
+import json
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_file
@@ -72,7 +76,7 @@ def game_record(game_id: str, view: bool = False) -> dict[str, Any]:
     record["turns"] = out_turns
     boards = [board_from_json(t["board"]) for t in turns]
     if out_turns:
-        record["replay"] = services.replay(boards, game["players"])
+        record["replay"] = _cached_replay(game, turns, boards)
         record["bag"] = services.bag_count(boards[-1], game["players"])
         last = out_turns[-1]
         record["scores"] = last["scores"]
@@ -86,6 +90,28 @@ def game_record(game_id: str, view: bool = False) -> dict[str, Any]:
             changed = {c for c, p in board.tiles.items() if before.get(c) != p}
             record["view"] = view_extras(board, last["report"], new_cells=changed)
     return record
+
+
+_REPLAYS: "OrderedDict[str, dict]" = OrderedDict()
+_REPLAYS_LOCK = threading.Lock()
+
+
+def _cached_replay(game: dict[str, Any], turns: list[dict[str, Any]], boards) -> dict[str, Any]:
+    """The replay of a game, recomputed only when its players or turns changed: a turn
+    where many tiles appeared at once can take the replay seconds, and the page asks
+    for the game after every upload."""
+    key = hashlib.sha256(json.dumps([game["players"], [t["board"] for t in turns]],
+                                    sort_keys=True).encode()).hexdigest()
+    with _REPLAYS_LOCK:
+        if key in _REPLAYS:
+            _REPLAYS.move_to_end(key)
+            return _REPLAYS[key]
+    result = services.replay(boards, game["players"])
+    with _REPLAYS_LOCK:
+        _REPLAYS[key] = result
+        while len(_REPLAYS) > 64:
+            _REPLAYS.popitem(last=False)
+    return result
 
 
 @bp.get("/api/games")
