@@ -93,6 +93,13 @@ def fit_hexagon(points: np.ndarray, area: float) -> tuple[np.ndarray, np.ndarray
     w, h = (mask_pts.max(0) - [x0, y0]).astype(int) + 3
     blob = np.zeros((h, w), np.uint8)
     cv2.fillPoly(blob, [np.round(mask_pts - [x0, y0] + 1).astype(np.int32)], 1)
+    # the turn is read from the convex hull: a link cut out of the mask at the tile's edge
+    # must not turn the fit
+    hull_img = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(hull_img, cv2.convexHull(np.round(mask_pts - [x0, y0] + 1).astype(np.int32)), 1)
+    cnts, _ = cv2.findContours(hull_img, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if cnts:
+        pts = max(cnts, key=cv2.contourArea)[:, 0, :].astype(np.float64) + [x0 - 1, y0 - 1]
     m = cv2.moments(blob, binaryImage=True)
     if m["m00"] <= 0:
         return None
