@@ -209,6 +209,11 @@ def test_puzzle_routes(client):
     assert r.json == json.loads(json.dumps(puzzles.check_puzzle("discovery-3", board_from_json(broken_board()))))
     page = client.get("/puzzles").data.decode()
     assert '<option value="discovery-3">' in page
+    # with ?view=1 the cells the reasons name are drawn
+    v = client.post("/api/check/discovery-3?view=1", json=broken_board()).json
+    named = {c for c in ((0, 0), (1, 0)) if any(f"({c[0]},{c[1]})" in x for x in v["reasons"])}
+    assert named and v["diagram"].count(" flagged") == len(named)
+    assert v["report"]["mismatches"] and v["board"]["tiles"]
 
 
 # ------------------------------------------------------------------ games

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, request
@@ -76,12 +77,15 @@ def want_view() -> bool:
     return request.args.get("view", "") in ("1", "true", "yes")
 
 
-def view_extras(board: Board, report: dict[str, Any], new_cells=frozenset()) -> dict[str, Any]:
-    """What the page draws for a report: the SVG diagram, photo overlay, sentences."""
+def view_extras(board: Board, report: dict[str, Any], new_cells=frozenset(),
+                flagged=frozenset()) -> dict[str, Any]:
+    """What the page draws for a report: the SVG diagram, photo overlay, sentences.
+    ``new_cells`` are outlined as just placed, ``flagged`` cells as named by a verdict."""
     low = float(current_app.config["LOW_CONFIDENCE"])
     return {
-        "diagram": diagram.board_svg(board, report, low_confidence=low, new_cells=new_cells),
-        "overlay": overlay(board, report, low),
+        "diagram": diagram.board_svg(board, report, low_confidence=low, new_cells=new_cells,
+                                     flagged=flagged),
+        "overlay": overlay(board, report, low, flagged=flagged),
         "findings": words.findings(report),
         "low_confidence": low,
         "low_tiles": [list(c) for c in sorted(board.tiles) if is_low(board.extras.get(c, {}), low)],
@@ -131,8 +135,16 @@ def check(puzzle: str):
         verdict = dict(verdict)
         verdict["board"] = board.to_json()
         verdict["report"] = {k: v for k, v in report.items() if k != "board"}
-        verdict.update(view_extras(board, report))
+        verdict.update(view_extras(board, report, flagged=cells_named(verdict.get("reasons", []))))
     return jsonify(json.loads(json.dumps(verdict, default=_plain)))
+
+
+_CELL = re.compile(r"\((-?\d+),\s*(-?\d+)\)")
+
+
+def cells_named(reasons: list[Any]) -> set[tuple[int, int]]:
+    """The cells a verdict's reasons point at (written ``(q,r)``), to draw them."""
+    return {(int(q), int(r)) for text in reasons if isinstance(text, str) for q, r in _CELL.findall(text)}
 
 
 def _plain(o: Any):

@@ -65,7 +65,8 @@ def _cells(items) -> set[tuple[int, int]]:
 
 
 def board_svg(board: Board, report: dict[str, Any] | None = None,
-              low_confidence: float = 0.0, new_cells: set | frozenset = frozenset()) -> str:
+              low_confidence: float = 0.0, new_cells: set | frozenset = frozenset(),
+              flagged: set | frozenset = frozenset()) -> str:
     """The board as a standalone SVG string, marked up with ``report``'s findings;
     ``new_cells`` (tiles placed since the previous photo of a game) are outlined."""
     report = report or {}
@@ -80,6 +81,7 @@ def board_svg(board: Board, report: dict[str, Any] | None = None,
     unreadable = {(u["q"], u["r"]) for u in board.meta.get("unreadable") or []
                   if isinstance(u, dict) and isinstance(u.get("q"), int) and isinstance(u.get("r"), int)}
     unreadable -= cells
+    marks["flagged"] = set(flagged) - cells
     empties = set().union(*marks.values())
     every = cells | empties | unreadable or {(0, 0)}
     pts = [to_pixel(c, SIZE) for c in every]
@@ -100,7 +102,7 @@ def board_svg(board: Board, report: dict[str, Any] | None = None,
 
     for c in sorted(empties):
         cx, cy = to_pixel(c, SIZE)
-        kinds = [k for k in ("hole", "same", "double", "forced", "controlled") if c in marks[k]]
+        kinds = [k for k in ("hole", "same", "double", "forced", "controlled", "flagged") if c in marks[k]]
         out.append(f'<polygon class="empty {" ".join(kinds)}" data-q="{c[0]}" data-r="{c[1]}" '
                    f'points="{hex_points(cx, cy, SIZE - 1.5)}"><title>{escape(", ".join(kinds))} '
                    f'({c[0]}, {c[1]})</title></polygon>')
@@ -122,7 +124,8 @@ def board_svg(board: Board, report: dict[str, Any] | None = None,
         cx, cy = to_pixel(c, SIZE)
         conf = board.extras.get(c, {}).get("confidence")
         low = is_low(board.extras.get(c, {}), low_confidence)
-        cls = "tile" + (" low" if low else "") + (" new" if c in new_cells else "")
+        cls = ("tile" + (" low" if low else "") + (" new" if c in new_cells else "")
+               + (" flagged" if c in flagged else ""))
         title = f"tile {p.tile}, rotation {p.rotation} at ({c[0]}, {c[1]})"
         if isinstance(conf, (int, float)):
             title += f", confidence {conf:.2f}"

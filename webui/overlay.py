@@ -72,11 +72,13 @@ def is_low(extra: dict[str, Any], threshold: float) -> bool:
     return bool(extra.get("low_confidence")) or (isinstance(conf, (int, float)) and conf < threshold)
 
 
-def overlay(board: Board, report: dict[str, Any], low_confidence: float) -> dict[str, Any] | None:
+def overlay(board: Board, report: dict[str, Any], low_confidence: float,
+            flagged=frozenset()) -> dict[str, Any] | None:
     """Shapes to draw over the photo, in photo pixels; ``None`` without pixel data.
 
     Returns ``{"width", "height", "radius", "tiles": [...], "loose": [...],
-    "marks": [{"kind", "cell", "x", "y"}], "mismatches": [{"x1","y1","x2","y2", ...}]}``.
+    "marks": [{"kind", "cell", "x", "y"}], "mismatches": [{"x1","y1","x2","y2", ...}]}``;
+    ``flagged`` cells (named by a puzzle verdict's reasons) are marks of kind ``flagged``.
     """
     image = board.meta.get("image") or {}
     if not isinstance(image, dict):
@@ -127,7 +129,8 @@ def overlay(board: Board, report: dict[str, Any], low_confidence: float) -> dict
              ("double", report.get("double_gobbles", [])),
              ("same", report.get("same_colour_forced", [])),
              ("controlled", report.get("controlled_cells", [])),
-             ("hole", report.get("holes", [])))
+             ("hole", report.get("holes", [])),
+             ("flagged", sorted(flagged)))
     for kind, items in kinds:
         for cell in items:
             xy = at((int(cell[0]), int(cell[1])))
