@@ -272,8 +272,17 @@ def replay(positions: Sequence[Board], players: Sequence[Player] | None = None,
                 added[c] = p
         bag = bag_count(current, players, hands_before)
         if hand is not None:
-            for c, p in sorted(added.items()):
-                if p.tile not in hand and p.tile not in base_numbers:
+            # a tile drawn during the turn may be played in the same turn: at most one draw
+            # per earlier placement, never a tile another player is seen holding
+            others = {t for name, h in (hands_before or {}).items() if name != mover.name for t in h}
+            unseen = [(c, p) for c, p in sorted(added.items())
+                      if p.tile not in hand and p.tile not in base_numbers]
+            draws = min(max(len(added) - 1, 0), bag)
+            for k, (c, p) in enumerate(unseen):
+                if p.tile in others:
+                    violations.append(f"tile {p.tile} at {_fmt(c)} was in another player's hand, "
+                                      f"not {mover.name}'s")
+                elif k >= draws:
                     violations.append(f"tile {p.tile} at {_fmt(c)} was not in {mover.name}'s hand")
         records, problems = _best_order(kept, added, bag, hand)
         violations += problems
@@ -283,6 +292,7 @@ def replay(positions: Sequence[Board], players: Sequence[Player] | None = None,
         if not added:
             notes.append("no tile played")
         after = Board(dict(tiles), bag_empty=nxt.bag_empty)
+        after.meta = dict(nxt.meta)  # keeps the visible hands for the next turn
         if mover is not None:
             end_hand = None
             if hands_after is not None and mover.name in hands_after:

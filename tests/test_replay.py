@@ -122,7 +122,7 @@ def test_mismatch_and_tile_not_in_hand(game):
             after2.tiles[legal[0].cell] = Placement(n, legal[0].rotation)
             break
     v = replay([before, after2], PLAYERS, first=1)["turns"][0]["violations"]
-    assert any("was not in bob's hand" in s for s in v)
+    assert any("another player's hand, not bob's" in s for s in v)
 
 
 def _turn_with_forced_fill(positions):
