@@ -12,7 +12,7 @@ import logging
 import threading
 from typing import Any
 
-from referee.board import Board, board_from_json
+from referee.board import Board
 from referee.errors import BadInput
 
 log = logging.getLogger("webui")
@@ -79,11 +79,6 @@ def read_photo(photo, profile: Any = None) -> Board:
     return board
 
 
-def board_from_payload(data: Any) -> Board:
-    """A validated board from parsed JSON (``BadInput`` on any problem)."""
-    return board_from_json(data)
-
-
 def analyze(board: Board) -> dict[str, Any]:
     """CONTRACT's analysis report of ``board`` plus the board itself under ``board``."""
     analysis = _module("referee.analysis")
@@ -145,4 +140,4 @@ def bag_count(board: Board, players: list[dict[str, Any]]) -> int:
 
 
 __all__ = ["Unavailable", "read_photo", "analyze", "check", "puzzle_names",
-           "board_from_payload", "load_profile", "replay", "bag_count", "set_reader_concurrency"]
+           "load_profile", "replay", "bag_count", "set_reader_concurrency"]
