@@ -140,4 +140,4 @@ def bag_count(board: Board, players: list[dict[str, Any]]) -> int:
 
 
 __all__ = ["Unavailable", "read_photo", "analyze", "check", "puzzle_names",
-           "load_profile", "replay", "bag_count", "set_reader_concurrency"]
+           "load_profile", "parse_profile", "replay", "bag_count", "set_reader_concurrency"]
