@@ -48,7 +48,7 @@ def draw(scene: Scene, findings: dict[str, Any] | None = None, image: np.ndarray
     for cell in lat.cells_in(w, h):
         _poly(img, lat, tuple(cell), s, _GREY, 1)
     for cell, rd, px in scene.readings:
-        col = _GREEN if rd.confidence >= 0.5 else _ORANGE
+        col = _GREEN if rd.confidence >= 0.9 else _ORANGE
         _poly(img, lat, cell, s, col, thick + 1, scene.shifts.get(cell, (0.0, 0.0)))
         c = np.asarray(px) * scene.photo.scale
         _text(img, str(rd.tile), (c[0] - fs * 14, c[1]), fs, col)

@@ -48,7 +48,8 @@ UNREADABLE_FIT = 0.55
 """Below this mean edge-colour probability a tile is reported unreadable (covered...)."""
 
 LOW_CONFIDENCE = 0.5
-"""Readings under this confidence are flagged ``"low_confidence": true``."""
+"""Readings under this confidence are not given as tiles: they are listed as unreadable
+(two tiles fit the colours seen about equally well; guessing would mislead the referee)."""
 
 # edge sample pattern in plane units: along the centre→midpoint ray and across it
 _RAY = np.array([0.68, 0.76, 0.84])
@@ -262,6 +263,9 @@ def analyse(source: Any, profile: Any = None) -> Scene:
     edges, corners = _sample_cells(full, lat_full, occ, shifts)
     loose_edges = []
     for hx in hexes:
+        # the blob's hexagon is rough: settle it on its links like any lattice cell
+        sh, _ = lattice.local_shifts(link, Lattice(hx.H), np.zeros((1, 2), int))
+        hx.shift = sh[0]
         e, _ = _sample_cells(full, Lattice(S @ hx.H), np.zeros((1, 2), int), hx.shift[None])
         loose_edges.append(e)
     all_edges = np.concatenate([edges] + loose_edges) if loose_edges else edges
@@ -282,7 +286,7 @@ def analyse(source: Any, profile: Any = None) -> Scene:
     body = _body_corners(corners, model)
     for i, (cell, rd) in enumerate(zip(occ, readings)):
         item = (tuple(int(v) for v in cell), rd, centres[i])
-        readable = rd.fit >= UNREADABLE_FIT and body[i] >= BODY_CORNERS
+        readable = rd.fit >= UNREADABLE_FIT and body[i] >= BODY_CORNERS and rd.confidence >= LOW_CONFIDENCE
         if not strong[i]:
             # a faint cell beside the tiles counts only if it reads as a tile clearly
             if readable and rd.fit >= 0.75 and rd.confidence >= 0.9:
@@ -296,7 +300,7 @@ def analyse(source: Any, profile: Any = None) -> Scene:
     scene.unreadable = bad
     scene.loose = [_loose_item(rd, px) for _c, rd, px in isolated]
     for hx, rd in zip(hexes, loose_readings):
-        if rd.fit >= UNREADABLE_FIT:
+        if rd.fit >= UNREADABLE_FIT and rd.confidence >= LOW_CONFIDENCE:
             scene.loose.append(_loose_item(rd, hx.centre / ws))
     _dedupe_numbers(scene)
     return scene
@@ -335,6 +339,8 @@ def _off_lattice_hexagons(mask: np.ndarray, lat: Lattice, occ: np.ndarray, shift
         return [], keep
     centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts)
     size = _median_size(lat, occ)
+    groups = components([tuple(int(v) for v in c) for c in occ[strong]])
+    main = groups[0] if groups and len(groups[0]) >= 3 else set()
     out = []
     for hx in bodies.single_hexagons(mask, min_size=max(4.0, 0.6 * size)):
         if not 0.6 * size < hx.size < 1.6 * size:
@@ -350,9 +356,9 @@ def _off_lattice_hexagons(mask: np.ndarray, lat: Lattice, occ: np.ndarray, shift
             turn = abs((a_hex - a_lat + 30) % 60 - 30)
             if turn < 8 and d[i] < 0.3 * size:
                 continue  # the blob is that cell's tile
-            if np.sum((d < 1.2 * size) & strong) > 1:
-                continue  # among several cells: part of the Tantrix
-            keep[i] = False
+            if tuple(int(v) for v in occ[i]) in main:
+                continue  # part of the Tantrix
+            keep[d < 1.2 * size] = False
         H = np.eye(3)
         H[:2, :2] = hx.M
         H[:2, 2] = hx.centre
@@ -412,16 +418,14 @@ def to_board(scene: Scene) -> Board:
     board = Board()
     for cell, rd, px in scene.readings:
         board.place(cell, rd.tile, rd.rotation)
-        extra = {"confidence": round(rd.confidence, 4), "pixel": [round(float(px[0]), 1), round(float(px[1]), 1)]}
-        if rd.confidence < LOW_CONFIDENCE:
-            extra["low_confidence"] = True
-        board.extras[cell] = extra
+        board.extras[cell] = {"confidence": round(rd.confidence, 4),
+                              "pixel": [round(float(px[0]), 1), round(float(px[1]), 1)]}
     board.loose = list(scene.loose)
     board.meta["image"] = {"width": scene.photo.width, "height": scene.photo.height}
     if scene.unreadable:
         board.meta["unreadable"] = [
             {"q": c[0], "r": c[1], "pixel": [round(float(px[0]), 1), round(float(px[1]), 1)],
-             "confidence": 0.0}
+             "confidence": round(rd.confidence, 4)}
             for c, rd, px in scene.unreadable
         ]
     return board
