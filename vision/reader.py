@@ -293,7 +293,7 @@ def analyse(source: Any, profile: Any = None) -> Scene:
                 keep.append(item)
             continue
         (keep if readable else bad).append(item)
-    keep, isolated = _split_isolated(keep)
+    keep, isolated = _split_isolated(keep, len(hexes))
     scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
     scene.cells = occ
     scene.readings = keep
@@ -367,16 +367,23 @@ def _off_lattice_hexagons(mask: np.ndarray, lat: Lattice, occ: np.ndarray, shift
     return out, keep
 
 
-def _split_isolated(items: list) -> tuple[list, list]:
+def _split_isolated(items: list, others: int = 0) -> tuple[list, list]:
     """Tiles of the Tantrix vs tiles lying alone away from it (reported as loose).
 
     A tile touching no other tile while the Tantrix has at least three is taken to be a
-    loose tile that happens to sit near a lattice position.
+    loose tile that happens to sit near a lattice position.  When no two tiles touch at
+    all and there are several (``others`` counts the loose tiles found off the lattice),
+    there is no Tantrix yet: every tile is loose.  A single tile alone is kept as the board
+    (the first tile of a game).
     """
-    if len(items) < 4:
+    if not items:
         return items, []
     groups = components([c for c, _rd, _px in items])
     main = groups[0]
+    if len(main) == 1:
+        if len(items) + others >= 2:
+            return [], list(items)
+        return items, []
     if len(main) < 3:
         return items, []
     alone = {next(iter(g)) for g in groups[1:] if len(g) == 1}
