@@ -13,9 +13,8 @@ the game shot three ways:
 
 - ``without``: ``vision.read_photo(image)``;
 - ``with``: ``vision.read_photo(image, profile)``, using what the reader takes from a
-  profile today (``Profile.colour_means``; a profile leaves the reader's own neutral point);
-- ``with-neutral``: diagnostic, the calibration light's neutral point (``ColourModel.neutral_ab``)
-  forced on the reader instead of its per-photo one;
+  profile today (``Profile.neutral``, ``Profile.colour_means``);
+- ``with-neutral``: the profile's neutral point only (grey under this light);
 - ``with-logprobs`` (simulated integration, unless ``--no-simulated``): the same call with
   the reader's per-photo colour likelihood ``vision.colours.log_probs`` replaced by the
   profile's own model (``Profile.colour_log_probs``), to show what wiring it in would give.

@@ -83,6 +83,7 @@ class ColourModel:
     gains: np.ndarray = field(default_factory=lambda: np.ones(3))
     offsets: np.ndarray = field(default_factory=lambda: np.zeros(3))
     link_chroma: float | None = None
+    grey_ab: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self._inv = np.linalg.inv(self.covs)
@@ -90,10 +91,14 @@ class ColourModel:
 
     @property
     def neutral_ab(self) -> np.ndarray:
-        """Lab (a, b) of grey under this light: the black tile body's, (2,).
+        """Lab (a, b) of grey under this light, (2,).
 
-        The tile body is the one surface known to be neutral in every photo.
+        The tile body is the one surface known to be neutral in every photo; its darkest
+        quarter (no sheen) gives the grey, as the reader measures it per photo.  Profiles
+        without that figure fall back to the body's mean.
         """
+        if self.grey_ab is not None:
+            return np.asarray(self.grey_ab, np.float64).copy()
         return self.means[CLASSES.index("black"), 1:].copy()
 
     def reader_means(self) -> np.ndarray:
@@ -193,6 +198,7 @@ class ColourModel:
             },
             "cast": {"gains": np.round(self.gains, 6).tolist(), "offsets": np.round(self.offsets, 6).tolist()},
             **({} if self.link_chroma is None else {"link_chroma": round(float(self.link_chroma), 3)}),
+            **({} if self.grey_ab is None else {"grey_ab": np.round(self.grey_ab, 4).tolist()}),
         }
 
     @classmethod
@@ -216,7 +222,9 @@ class ColourModel:
                 raise BadInput(f"profile: {where}.cast.gains must be positive")
         chroma = data.get("link_chroma")
         chroma = None if chroma is None else fields.number(chroma, f"{where}.link_chroma", positive=True)
-        return cls(np.array(means), np.array(covs), np.array(counts), gains, offsets, chroma)
+        grey = data.get("grey_ab")
+        grey = None if grey is None else fields.array(grey, f"{where}.grey_ab", (2,))
+        return cls(np.array(means), np.array(covs), np.array(counts), gains, offsets, chroma, grey)
 
 
 # -- learning -------------------------------------------------------------------------------
@@ -370,7 +378,12 @@ def fit(samples: dict[str, np.ndarray]) -> ColourModel:
     if len(links) >= MIN_SAMPLES:
         ab = links[:, 1:] - means[CLASSES.index("black"), 1:]
         chroma = float(np.percentile(np.hypot(ab[:, 0], ab[:, 1]), 60))
-    return ColourModel(means, covs, counts, gains, offsets, chroma)
+    grey = None
+    body = np.asarray(samples.get("black", np.zeros((0, 3))), np.float64).reshape(-1, 3)
+    if len(body) >= MIN_SAMPLES:
+        darkest = body[body[:, 0] <= np.percentile(body[:, 0], 25)]
+        grey = np.median(darkest[:, 1:], axis=0)
+    return ColourModel(means, covs, counts, gains, offsets, chroma, grey)
 
 
 def learn(image_bgr: np.ndarray, tiles: Iterable[tuple[tuple[int, int], int, int, tuple[float, float]]]) -> ColourModel:

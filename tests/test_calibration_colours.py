@@ -139,6 +139,9 @@ def test_json_round_trip_keeps_probabilities(shared_dir):
     x = np.random.default_rng(0).uniform([0, -60, -60], [100, 60, 60], (200, 3))
     assert np.abs(again.probabilities(x) - model.probabilities(x)).max() < 1e-3
     assert again.learned == model.learned
+    assert np.allclose(again.neutral_ab, model.neutral_ab, atol=1e-3)
+    # the grey is the darkest body's: close to neutral for tiles laid on a cloth under daylight-blue
+    assert np.linalg.norm(model.neutral_ab - model.means[CLASSES.index("black"), 1:]) < 10
 
 
 def test_too_few_tiles_is_bad_input(shared_dir):
