@@ -344,6 +344,11 @@ class _PyramidSearch:
         used = {p.tile for p in fixed.values()}
         self.unused = [t for t in tiles if t not in used]
         self.order = sorted((c for c in cells if c not in fixed), key=lambda c: (c[1], c[0]))
+        # symmetry: the pyramid maps onto itself turned by 120°; without fixed tiles one
+        # tile is kept to one cell of each orbit, so each solution is met once, not thrice
+        self.pinned: tuple[int, frozenset[Cell]] | None = None
+        if not fixed and tiles:
+            self.pinned = (min(tiles), _one_per_orbit(cells))
         self.rots = {t: [(k, rotated_edges(t, k), partners(t, k)) for k in range(6)] for t in tiles}
 
     def run(self) -> dict[Cell, Placement] | None:
@@ -391,18 +396,27 @@ class _PyramidSearch:
         return True, outside
 
     def _fill(self, i: int, ends: int, unused: set[int]) -> bool:
+        """Fill the most constrained empty cell next to the tiles (fewest candidates) first."""
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise _Restart
         if self.nodes & 1023 == 0 and time.monotonic() > self.deadline:
             raise _Timeout
-        if i == len(self.order):
-            return ends == 2
-        h = self.order[i]
         occ = self.occ
-        facing = self._facing(h)
-        cands = [(t, k, edges, part) for t in sorted(unused) for k, edges, part in self.rots[t]
-                 if all(edges[e] == c for e, c in facing)]
+        if len(occ) == len(self.cells):
+            return ends == 2
+        frontier = [c for c in self.cells if c not in occ
+                    and any((c[0] + dq, c[1] + dr) in occ for dq, dr in DIRECTIONS)]
+        if not frontier:
+            frontier = [self.order[0]]
+        best: tuple[Cell, list] | None = None
+        for c in sorted(frontier):
+            cands = self._candidates(c, ends, unused)
+            if best is None or len(cands) < len(best[1]):
+                best = (c, cands)
+                if not cands:
+                    return False
+        h, cands = best
         if self.rng is not None:
             self.rng.shuffle(cands)
         for t, k, edges, part in cands:
@@ -411,12 +425,29 @@ class _PyramidSearch:
             if ok and ends + out <= 2:
                 self.placed[h] = Placement(t, k)
                 unused.discard(t)
-                if self._ahead(h, ends + out, unused) and self._fill(i + 1, ends + out, unused):
+                if self._fill(i + 1, ends + out, unused):
                     return True
                 unused.add(t)
                 del self.placed[h]
             del occ[h]
         return False
+
+    def _candidates(self, c: Cell, ends: int, unused: set[int]) -> list[tuple]:
+        """Tiles and turns that match around ``c`` and keep at most two line ends outside."""
+        facing = self._facing(c)
+        out_edges = self.outside_edges[c]
+        col = self.colour
+        out = []
+        pinned = self.pinned
+        for t in sorted(unused):
+            if pinned is not None and t == pinned[0] and c not in pinned[1]:
+                continue
+            for k, edges, part in self.rots[t]:
+                if all(edges[e] == f for e, f in facing):
+                    a = edges.index(col)
+                    if ends + (a in out_edges) + (part[a] in out_edges) <= 2:
+                        out.append((t, k, edges, part))
+        return out
 
     def _facing(self, h: Cell) -> list[tuple[int, str]]:
         occ = self.occ
@@ -449,6 +480,27 @@ class _PyramidSearch:
             if not found:
                 return False
         return True
+
+
+def _one_per_orbit(cells: frozenset[Cell]) -> frozenset[Cell]:
+    """One cell of each orbit of the 120° turn that maps the triangle ``cells`` onto itself."""
+    from .hexgrid import rotate_cell
+
+    turned = [rotate_cell(c, 2) for c in cells]
+    dq = min(c[0] for c in cells) - min(c[0] for c in turned)
+    dr = min(c[1] for c in cells) - min(c[1] for c in turned)
+    sigma = {c: (t[0] + dq, t[1] + dr) for c, t in zip(cells, turned)}
+    if set(sigma.values()) != set(cells):
+        return frozenset(cells)  # not symmetric this way: pin nothing
+    keep: set[Cell] = set()
+    seen: set[Cell] = set()
+    for c in sorted(cells):
+        if c in seen:
+            continue
+        orbit = {c, sigma[c], sigma[sigma[c]]}
+        seen |= orbit
+        keep.add(c)
+    return frozenset(keep)
 
 
 # ---------------------------------------------------------------------------------------
@@ -547,7 +599,7 @@ def _search(puzzle: Puzzle, fixed: dict[Cell, Placement], deadline: float,
         return None
     if puzzle.kind == "pyramid":
         for cells in pyramid_placements(puzzle.rows, fixed):
-            budget, seed = RESTART_BASE * 10, 0
+            budget, seed = PYRAMID_RESTART_BASE, 0
             while True:
                 if time.monotonic() > deadline:
                     raise _Timeout
@@ -598,6 +650,8 @@ def _restarting_loop_search(tiles: list[int], colour: str, fixed: dict[Cell, Pla
 
 RESTART_BASE = 200
 """Node budget of the first randomised run of the loop search."""
+PYRAMID_RESTART_BASE = 5000
+"""Node budget of the first run of the pyramid search (grows by 30 % per restart)."""
 
 
 def _order_tiles(tiles: list[int], colour: str) -> list[int]:
