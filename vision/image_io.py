@@ -60,6 +60,24 @@ def _check_truncated(data: bytes, name: str) -> None:
             raise BadInput(f"{name}: truncated PNG image")
 
 
+def _quiet_imdecode(buf: np.ndarray, flags: int) -> np.ndarray | None:
+    """``cv2.imdecode`` with libjpeg/libpng warnings kept off stderr (CONTRACT: an error is
+    one line).  The C libraries write to file descriptor 2 directly, so it is redirected
+    for the duration of the call."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        return cv2.imdecode(buf, flags)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)
+        return cv2.imdecode(buf, flags)
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
+
+
 def decode_bytes(data: bytes, name: str = "image", reduce: bool = True) -> Photo:
     """Decode an encoded image; ``BadInput`` if it is empty, not an image, truncated or huge."""
     if not data:
@@ -75,7 +93,7 @@ def decode_bytes(data: bytes, name: str = "image", reduce: bool = True) -> Photo
             if size[0] * size[1] / (f * f) >= WORK_PIXELS:
                 factor = f
                 break
-    image = cv2.imdecode(buf, _REDUCED[factor] if factor > 1 else cv2.IMREAD_COLOR)
+    image = _quiet_imdecode(buf, _REDUCED[factor] if factor > 1 else cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
         raise BadInput(f"{name}: not a readable image")
     if size is None:
