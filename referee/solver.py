@@ -153,11 +153,7 @@ class _LoopSearch:
         if not self.unused:
             return False
         # what the cell must show: colours of the tiles around it
-        facing = []
-        for e, (ddq, ddr) in enumerate(DIRECTIONS):
-            n = occ.get((h[0] + ddq, h[1] + ddr))
-            if n is not None:
-                facing.append((e, n[(e + 3) % 6]))
+        facing = _facing(occ, h)
         cands = [(t, k, edges, x) for t in sorted(self.unused)
                  for k, edges, x in self.options.get((t, entry), ())
                  if all(edges[e] == c for e, c in facing)]
@@ -210,11 +206,7 @@ class _LoopSearch:
         closing cell, each cell fillable by some unused tile linking its entry to its exit
         and matching the tiles around it?  Tiles may repeat, so ``False`` is certain."""
         occ, T = self.occ, self.target
-        facing = []
-        for e, (dq, dr) in enumerate(DIRECTIONS):
-            n = occ.get((c[0] + dq, c[1] + dr))
-            if n is not None:
-                facing.append((e, n[(e + 3) % 6]))
+        facing = _facing(occ, c)
         if m == 1:
             exits = [(self.close_edge + 3) % 6] if c == T else []
         else:
@@ -238,11 +230,7 @@ class _LoopSearch:
     def _target_fillable(self) -> bool:
         """Can some unused tile still go on the closing cell, linking back to the start?"""
         occ, T = self.occ, self.target
-        facing = []
-        for e, (dq, dr) in enumerate(DIRECTIONS):
-            n = occ.get((T[0] + dq, T[1] + dr))
-            if n is not None:
-                facing.append((e, n[(e + 3) % 6]))
+        facing = _facing(occ, T)
         into = (self.close_edge + 3) % 6
         for t in self.unused:
             for k, edges, x in self.options.get((t, into), ()):
@@ -263,9 +251,7 @@ class _LoopSearch:
         occ = self.occ
         if nxt in occ:
             return True  # the head runs into a fixed tile: nothing cheap to say
-        qs = [c[0] for c in occ]
-        rs = [c[1] for c in occ]
-        box = (min(qs) - 1, max(qs) + 1, min(rs) - 1, max(rs) + 1)
+        box = _box(occ)
         seen: set[Cell] = set()
         need = 0
         for dq, dr in DIRECTIONS:
@@ -287,14 +273,29 @@ class _LoopSearch:
     def _encloses(self, h: Cell) -> bool:
         """True when some empty neighbour of ``h`` lies in an enclosed region (a hole)."""
         occ = self.occ
-        qs = [c[0] for c in occ]
-        rs = [c[1] for c in occ]
-        box = (min(qs) - 1, max(qs) + 1, min(rs) - 1, max(rs) + 1)
+        box = _box(occ)
         for dq, dr in DIRECTIONS:
             c = (h[0] + dq, h[1] + dr)
             if c not in occ and not _flood(c, occ, box)[1]:
                 return True
         return False
+
+
+def _facing(occ: dict[Cell, tuple[str, ...]], cell: Cell) -> list[tuple[int, str]]:
+    """``(edge, colour)`` pairs a tile on ``cell`` must show to match the tiles around it."""
+    out = []
+    for e, (dq, dr) in enumerate(DIRECTIONS):
+        n = occ.get((cell[0] + dq, cell[1] + dr))
+        if n is not None:
+            out.append((e, n[(e + 3) % 6]))
+    return out
+
+
+def _box(occ) -> tuple[int, int, int, int]:
+    """The axial bounding box of ``occ`` grown by one cell: (q0, q1, r0, r1)."""
+    qs = [c[0] for c in occ]
+    rs = [c[1] for c in occ]
+    return (min(qs) - 1, max(qs) + 1, min(rs) - 1, max(rs) + 1)
 
 
 def _flood(start: Cell, occ, box) -> tuple[set[Cell], bool]:

@@ -17,29 +17,30 @@ def test_four_sets_of_fourteen():
     assert sorted(t for v in sets.values() for t in v) == list(range(1, 57))
 
 
+def _add_matching(board: Board, cell, tiles, used) -> bool:
+    """Put the first unused tile of ``tiles`` that matches on ``cell``."""
+    for n in tiles:
+        if n in used:
+            continue
+        k = next((k for k in range(6)
+                  if fits(rotated_edges(n, k), facing_colours(board, cell)) is None), None)
+        if k is not None:
+            board.place(cell, n, k)
+            used.add(n)
+            return True
+    return False
+
+
 def _board_with_forced_space():
     """Tiles of the red-yellow-blue set round an empty cell with three neighbours."""
     tiles = solitaire_sets()["red-yellow-blue"]
     board = Board.from_placements([((0, 0), tiles[0], 0)])
     used = {tiles[0]}
     for cell in [(1, -1), (2, -1)]:
-        for n in tiles:
-            if n in used:
-                continue
-            k = next((k for k in range(6) if fits(rotated_edges(n, k), facing_colours(board, cell)) is None), None)
-            if k is not None:
-                board.place(cell, n, k)
-                used.add(n)
-                break
+        assert _add_matching(board, cell, tiles, used)
     for cell in [(2, 0), (1, 1), (0, 1)]:  # a third neighbour for (1, 0)
-        for n in tiles:
-            if n in used:
-                continue
-            k = next((k for k in range(6) if fits(rotated_edges(n, k), facing_colours(board, cell)) is None), None)
-            if k is not None:
-                board.place(cell, n, k)
-                used.add(n)
-                return board, [t for t in tiles if t not in used]
+        if _add_matching(board, cell, tiles, used):
+            return board, [t for t in tiles if t not in used]
     pytest.fail("could not build the position")
 
 
