@@ -14,8 +14,9 @@ Pyramid puzzles (Rainbow blue/red) fill the pyramid's cells row by row; the colo
 may not close a cycle and at most two link ends may point out of the pyramid, so at the
 end the links form exactly one line through every tile.
 
-Tangle puzzles are solved by a generic placement search (tiles added next to the group,
-every touching edge matching, no holes) whose complete arrangements are checked with
+Tangle puzzles are solved by a placement search (each empty cell beside the group gets a
+matching tile or is kept empty for good; every tile must stay able to lie on a loop of a
+named colour) whose complete arrangements are checked with
 :func:`referee.puzzles.check_puzzle`; it is only practical for small tile sets.
 
 The hint engine (:func:`can_complete`) runs the same searches with the tiles already on
@@ -505,67 +506,99 @@ def _one_per_orbit(cells: frozenset[Cell]) -> frozenset[Cell]:
 
 
 # ---------------------------------------------------------------------------------------
-# generic search (Tangle)
+# Tangle search
 
-class _GenericSearch:
-    """Place every tile next to the group, all edges matching, then test the goal."""
+class _TangleSearch:
+    """Arrangements where every tile lies on a loop, checked against the puzzle at the end.
+
+    Grows the group from one tile (fixed at (0, 0), rotation 0) by deciding, for the empty
+    cell beside the group with most tile neighbours, either a matching tile for it or that
+    it stays empty for good; each arrangement is met once.  Pruning: a cell kept empty with
+    six tile neighbours is a hole; a tile whose every loop-colour link has an end against a
+    cell kept empty can lie on no loop.  Complete arrangements go to ``check_puzzle``.
+    """
 
     def __init__(self, puzzle: Puzzle, tiles: list[int], fixed: dict[Cell, Placement],
                  deadline: float) -> None:
         self.puzzle = puzzle
         self.deadline = deadline
         self.nodes = 0
+        goal = puzzle.tangle
+        named = set(goal.loops) if goal and goal.loops and goal.total is None else set()
+        self.loop_colours = named or {"red", "yellow", "green", "blue"}
         used = {p.tile for p in fixed.values()}
-        self.unused = [t for t in tiles if t not in used]
+        self.unused = {t for t in tiles if t not in used}
         self.fixed = fixed
+        self.rots = {t: [(k, rotated_edges(t, k), partners(t, k)) for k in range(6)] for t in tiles}
 
     def run(self) -> dict[Cell, Placement] | None:
         from .puzzles import check_puzzle
 
-        placed = dict(self.fixed)
-        unused = list(self.unused)
-        if not placed:
-            placed[(0, 0)] = Placement(unused.pop(0), 0)
-        self.placed = placed
+        self.placed: dict[Cell, Placement] = dict(self.fixed)
+        self.occ: dict[Cell, tuple[str, ...]] = {c: p.edges for c, p in self.fixed.items()}
+        self.empty: set[Cell] = set()
+        if not self.placed:
+            first = min(self.unused)
+            self.placed[(0, 0)] = Placement(first, 0)
+            self.occ[(0, 0)] = rotated_edges(first, 0)
+            self.unused.discard(first)
         self.check = lambda b: check_puzzle(self.puzzle.name, b)["solved"]
-        return dict(self.placed) if self._grow(set(unused)) else None
+        return dict(self.placed) if self._grow() else None
 
-    def _grow(self, unused: set[int]) -> bool:
+    def _grow(self) -> bool:
         self.nodes += 1
-        if self.nodes & 255 == 0 and time.monotonic() > self.deadline:
+        if self.nodes & 1023 == 0 and time.monotonic() > self.deadline:
             raise _Timeout
-        if not unused:
+        if not self.unused:
             return self.check(Board(dict(self.placed)))
-        placed = self.placed
-        # the empty cell with most tile neighbours first (most constrained)
+        occ, empty = self.occ, self.empty
         best, best_k = None, -1
-        for c in list(placed):
+        for c in occ:
             for dq, dr in DIRECTIONS:
                 n = (c[0] + dq, c[1] + dr)
-                if n in placed:
+                if n in occ or n in empty:
                     continue
-                k = sum((n[0] + a, n[1] + b) in placed for a, b in DIRECTIONS)
+                k = sum((n[0] + a, n[1] + b) in occ for a, b in DIRECTIONS)
                 if k > best_k or (k == best_k and n < best):
                     best, best_k = n, k
-        # a cell with 6 neighbours must be filled (else a hole); otherwise try filling the
-        # most constrained cell first, then leaving it empty is explored by trying others
-        cells = [best] if best_k >= 3 else sorted(
-            {(c[0] + dq, c[1] + dr) for c in placed for dq, dr in DIRECTIONS} - set(placed))
-        for h in cells:
-            facing = [(e, placed[(h[0] + dq, h[1] + dr)].edges[(e + 3) % 6])
-                      for e, (dq, dr) in enumerate(DIRECTIONS)
-                      if (h[0] + dq, h[1] + dr) in placed]
-            for t in sorted(unused):
-                for k in range(6):
-                    edges = rotated_edges(t, k)
-                    if any(edges[e] != c for e, c in facing):
-                        continue
-                    placed[h] = Placement(t, k)
-                    unused.discard(t)
-                    if self._grow(unused):
-                        return True
-                    unused.add(t)
-                    del placed[h]
+        if best is None:
+            return False
+        h = best
+        facing = _facing(occ, h)
+        for t in sorted(self.unused):
+            for k, edges, _ in self.rots[t]:
+                if any(edges[e] != f for e, f in facing):
+                    continue
+                occ[h] = edges
+                self.placed[h] = Placement(t, k)
+                self.unused.discard(t)
+                if self._tile_ok(h) and self._grow():
+                    return True
+                self.unused.add(t)
+                del occ[h]
+                del self.placed[h]
+        # or the cell stays empty for good
+        if best_k == 6:
+            return False  # a hole
+        empty.add(h)
+        ok = all(self._tile_ok((h[0] + dq, h[1] + dr)) for dq, dr in DIRECTIONS
+                 if (h[0] + dq, h[1] + dr) in occ)
+        if ok and self._grow():
+            return True
+        empty.discard(h)
+        return False
+
+    def _tile_ok(self, c: Cell) -> bool:
+        """Can the tile on ``c`` still lie on a loop (no link end against a kept-empty cell)?"""
+        p = self.placed[c]
+        edges = self.occ[c]
+        part = partners(p.tile, p.rotation)
+        for e in range(6):
+            if edges[e] in self.loop_colours and e < part[e]:
+                ends = ((c[0] + DIRECTIONS[e][0], c[1] + DIRECTIONS[e][1]),
+                        (c[0] + DIRECTIONS[part[e]][0], c[1] + DIRECTIONS[part[e]][1]))
+                if not any(n in self.empty for n in ends):
+                    return True
         return False
 
 
@@ -618,7 +651,7 @@ def _search(puzzle: Puzzle, fixed: dict[Cell, Placement], deadline: float,
             if found:
                 return found
         return None
-    s = _GenericSearch(puzzle, list(puzzle.tiles), fixed, deadline)
+    s = _TangleSearch(puzzle, list(puzzle.tiles), fixed, deadline)
     try:
         return s.run()
     finally:

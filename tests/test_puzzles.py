@@ -264,3 +264,17 @@ def test_tangle_puzzle_wrong_tiles():
     v = check_puzzle("tangle-two", board)
     assert not v["solved"]
     assert "tile 15 missing" in v["reasons"]
+
+
+def test_tangle_two_solution_and_a_broken_one():
+    board = load(DATA / "tangle-two.json")
+    assert check_puzzle("tangle-two", board)["solved"]
+    for steps in range(6):
+        assert check_puzzle("tangle-two", moved(board, steps, 2, 2))["solved"]
+    # turn one tile of the yellow loop: matching fails and a loop breaks
+    cell = board.cell_of(45)
+    p = board.tiles[cell]
+    board.tiles[cell] = Placement(p.tile, (p.rotation + 3) % 6)
+    v = check_puzzle("tangle-two", board)
+    assert not v["solved"]
+    assert any("yellow loop" in r for r in v["reasons"])

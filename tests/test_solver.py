@@ -80,3 +80,9 @@ def test_pyramid_partial():
     hint = can_complete("rainbow-blue", Board({c: board.tiles[c] for c in cells}), time_limit=20)
     assert hint["completable"] is True
     assert check_puzzle("rainbow-blue", board_from_json(hint["solution"]))["solved"]
+
+
+def test_small_tangle_solved():
+    result = solve("tangle-two", time_limit=20)
+    assert result.status == "solved"
+    assert check_puzzle("tangle-two", result.board)["solved"]
