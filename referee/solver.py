@@ -89,7 +89,7 @@ class _LoopSearch:
         self.options: dict[tuple[int, int], list[tuple[int, tuple[str, ...], int]]] = {}
         self.link_opts: dict[tuple[int, int], list[tuple[int, tuple[str, ...]]]] = {}
         self.tile_links: dict[int, list[tuple[int, int, tuple[str, ...]]]] = {}
-        self.walk_depth = 6
+        self.walk_depth = 8
         self.hug = True
         for t in tiles:
             for k in range(6):
@@ -196,37 +196,57 @@ class _LoopSearch:
                 and not self._target_fillable()):
             return False
         if (rem <= self.walk_depth and not self.unvisited and self.target not in self.occ
-                and not self._closable(nxt, (x + 3) % 6, rem, set())):
+                and not self._closable(nxt, (x + 3) % 6, rem)):
             return False
         if touching >= 1 and self._splits(h):
             return self._regions_ok(h, nxt, rem)
         return True
 
-    def _closable(self, c: Cell, entry: int, m: int, walk: set[Cell]) -> bool:
-        """Is there a walk of ``m`` empty cells from ``c`` (entered through ``entry``) to the
-        closing cell, each cell fillable by some unused tile linking its entry to its exit
-        and matching the tiles around it?  Tiles may repeat, so ``False`` is certain."""
-        occ, T = self.occ, self.target
-        facing = _facing(occ, c)
-        if m == 1:
-            exits = [(self.close_edge + 3) % 6] if c == T else []
-        else:
-            exits = [ex for ex in range(6) if ex != entry]
-        walk.add(c)
+    def _closable(self, c0: Cell, entry0: int, m0: int) -> bool:
+        """Is there a walk of ``m0`` empty cells from ``c0`` (entered through ``entry0``) to
+        the closing cell, each cell fillable by some unused tile that links its entry to its
+        exit and matches the tiles around it?
+
+        A relaxation — tiles may repeat and the walk may cross itself — so ``False`` is
+        certain; memoised on (cell, entry, cells left).
+        """
+        occ, T, unused, link_opts = self.occ, self.target, self.unused, self.link_opts
+        last = (self.close_edge + 3) % 6
+        memo: dict[tuple[Cell, int, int], bool] = {}
+        facing_at: dict[Cell, list[tuple[int, str]]] = {}
+
+        def fillable(c: Cell, entry: int, ex: int) -> bool:
+            facing = facing_at.get(c)
+            if facing is None:
+                facing = facing_at[c] = _facing(occ, c)
+            return any(t in unused and all(edges[e] == f for e, f in facing)
+                       for t, edges in link_opts.get((entry, ex), ()))
+
+        def ok(c: Cell, entry: int, m: int) -> bool:
+            key = (c, entry, m)
+            got = memo.get(key)
+            if got is None:
+                if len(memo) > WALK_STATES:
+                    raise _Restart  # too costly to decide: caught below, nothing pruned
+                if m == 1:
+                    got = c == T and fillable(c, entry, last)
+                else:
+                    got = False
+                    for ex in range(6):
+                        if ex == entry:
+                            continue
+                        n = (c[0] + DIRECTIONS[ex][0], c[1] + DIRECTIONS[ex][1])
+                        if (n not in occ and distance(n, T) <= m - 2 and fillable(c, entry, ex)
+                                and ok(n, (ex + 3) % 6, m - 1)):
+                            got = True
+                            break
+                memo[key] = got
+            return got
+
         try:
-            for ex in exits:
-                if m > 1:
-                    n = (c[0] + DIRECTIONS[ex][0], c[1] + DIRECTIONS[ex][1])
-                    if n in occ or n in walk or distance(n, T) > m - 2:
-                        continue
-                if not any(t in self.unused and all(edges[e] == f for e, f in facing)
-                           for t, edges in self.link_opts.get((entry, ex), ())):
-                    continue
-                if m == 1 or self._closable(n, (ex + 3) % 6, m - 1, walk):
-                    return True
-            return False
-        finally:
-            walk.discard(c)
+            return ok(c0, entry0, m0)
+        except _Restart:
+            return True
 
     def _target_fillable(self) -> bool:
         """Can some unused tile still go on the closing cell, linking back to the start?"""
@@ -682,6 +702,8 @@ def _restarting_loop_search(tiles: list[int], colour: str, fixed: dict[Cell, Pla
             stats["restarts"] = stats.get("restarts", 0) + 1
 
 
+WALK_STATES = 800
+"""Most (cell, entry, length) states one walk-to-closure test may visit before giving up."""
 RESTART_BASE = 200
 """Node budget of the first randomised run of the loop search."""
 PYRAMID_RESTART_BASE = 5000
