@@ -208,11 +208,13 @@ def link_and_mask(lab: np.ndarray, profile: Any = None
     dark = bodies.dark_mask(lab)
     model = colours.initial_model(lab, dark)
     model = _apply_profile(model, profile)
-    radius = max(12, round(max(lab.shape) / 30))
+    # a closing bridges gaps up to its width: a link band is about 0.25 tile sizes wide,
+    # and tiles on a working image are at most ~100 px in size
+    radius = max(8, round(max(lab.shape) / 50))
     link = _gated_link(lab, dark, model, radius)
     size = _rough_size(link)
-    if size is not None and radius > 0.9 * size:
-        radius = int(max(4, round(0.6 * size)))
+    if size is not None and radius > 0.6 * size:
+        radius = int(max(3, round(0.4 * size)))
         link = _gated_link(lab, dark, model, radius)
     mask = bodies.tile_mask(lab, link)
     return model, link, mask
