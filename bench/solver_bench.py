@@ -14,7 +14,6 @@ import argparse
 import json
 import platform
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Board, Placement
-from .errors import BadInput
 from .hexgrid import DIRECTIONS, Cell, distance
 from .matching import mismatches
 from .puzzle_defs import Puzzle, get_puzzle
@@ -767,10 +766,6 @@ def can_complete(name: str, board: Board, time_limit: float = 10.0) -> dict[str,
                 "solution": None, "seconds": round(time.monotonic() - t0, 3)}
     return {"puzzle": name, "completable": True, "reasons": [],
             "solution": Board(found).to_json(), "seconds": round(time.monotonic() - t0, 3)}
-
-
-def _bad(msg: str) -> BadInput:  # pragma: no cover - kept for symmetry with other modules
-    return BadInput(msg)
 
 
 # ---------------------------------------------------------------------------------------
