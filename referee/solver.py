@@ -545,6 +545,15 @@ class _TangleSearch:
         goal = puzzle.tangle
         named = set(goal.loops) if goal and goal.loops and goal.total is None else set()
         self.loop_colours = named or {"red", "yellow", "green", "blue"}
+        # most loops of each colour a solution may have (closing one more is a dead end)
+        if goal is not None and goal.loops and goal.total is None:
+            self.max_loops = {c: goal.loops.get(c, 0) for c in ("red", "yellow", "green", "blue")}
+        elif goal is not None and goal.total is not None:
+            self.max_loops = {c: min(goal.total, goal.loops.get(c, goal.total))
+                              for c in ("red", "yellow", "green", "blue")}
+        else:
+            self.max_loops = None
+        self.closed = {"red": 0, "yellow": 0, "green": 0, "blue": 0}
         used = {p.tile for p in fixed.values()}
         self.unused = {t for t in tiles if t not in used}
         self.fixed = fixed
@@ -591,8 +600,13 @@ class _TangleSearch:
                 occ[h] = edges
                 self.placed[h] = Placement(t, k)
                 self.unused.discard(t)
-                if self._tile_ok(h) and self._grow():
+                closed = self._closed_loops(h)
+                for c in closed:
+                    self.closed[c] += 1
+                if self._loops_ok() and self._tile_ok(h) and self._grow():
                     return True
+                for c in closed:
+                    self.closed[c] -= 1
                 self.unused.add(t)
                 del occ[h]
                 del self.placed[h]
@@ -606,6 +620,31 @@ class _TangleSearch:
             return True
         empty.discard(h)
         return False
+
+    def _closed_loops(self, h: Cell) -> list[str]:
+        """Colours of the loops that the tile just put on ``h`` closes."""
+        out = []
+        p = self.placed[h]
+        part = partners(p.tile, p.rotation)
+        edges = self.occ[h]
+        for a in range(6):
+            if a > part[a]:
+                continue
+            colour, cur, e = edges[a], h, a
+            for _ in range(len(self.placed)):
+                n = (cur[0] + DIRECTIONS[e][0], cur[1] + DIRECTIONS[e][1])
+                if n not in self.occ:
+                    break
+                if n == h:
+                    out.append(colour)
+                    break
+                q = self.placed[n]
+                cur, e = n, partners(q.tile, q.rotation)[(e + 3) % 6]
+        return out
+
+    def _loops_ok(self) -> bool:
+        m = self.max_loops
+        return m is None or all(self.closed[c] <= m[c] for c in m)
 
     def _tile_ok(self, c: Cell) -> bool:
         """Can the tile on ``c`` still lie on a loop (no link end against a kept-empty cell)?"""
