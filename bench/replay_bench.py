@@ -67,8 +67,8 @@ def inject(positions: list[Board], kind: str, rng: random.Random):
             cut.tiles[free[0]] = new[free[0]]
             return positions[:i] + [cut], i - 1
         cells = sorted(before.tiles)
-        if not cells:
-            continue
+        if len(cells) < 2:
+            continue  # one tile turned = the whole photo turned: nothing to see
         c = rng.choice(cells)
         p = after.tiles.pop(c)
         if kind == "turned":

@@ -4,7 +4,7 @@ Targets (issue 3): Discovery 3..20 within 10 s in total; Rainbow green, yellow, 
 blue solved; the 15-tile red pyramid within 60 s; Discovery 21..30: how far they get within
 the stated per-puzzle budget.  Every solution found is verified with check_puzzle.
 
-    python bench/solver_bench.py [--budget S] [--red-budget S] [--quick]
+    python bench/solver_bench.py [--budget S] [--red-budget S] [--quick] [--tangle-budget S]
 
 Prints one line per puzzle and writes bench/results/solver.json.
 """
@@ -38,6 +38,8 @@ def main(argv=None) -> int:
                     help="seconds per puzzle for discovery-21..30 (default 30)")
     ap.add_argument("--red-budget", type=float, default=60.0, help="seconds for rainbow-red")
     ap.add_argument("--quick", action="store_true", help="skip discovery-21..30 and rainbow-red")
+    ap.add_argument("--tangle-budget", type=float, default=0.0,
+                    help="also try every Tangle puzzle for S seconds each (default 0: skip)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "solver.json"))
     args = ap.parse_args(argv)
 
@@ -47,6 +49,10 @@ def main(argv=None) -> int:
     if not args.quick:
         plan += [("rainbow-red", args.red_budget, "rainbow")]
         plan += [(f"discovery-{n}", args.budget, "discovery_21_30") for n in range(21, 31)]
+    if args.tangle_budget > 0:
+        from referee.puzzles import puzzle_names
+
+        plan += [(n, args.tangle_budget, "tangle") for n in puzzle_names() if n.startswith("tangle-")]
     rows = []
     for name, limit, group in tqdm(plan, file=sys.stderr, desc="solving"):
         row = run(name, limit)
@@ -67,6 +73,9 @@ def main(argv=None) -> int:
         "discovery_21_30_solved": [r["puzzle"] for r in far if r["verified"]],
         "discovery_21_30_unsolved": [r["puzzle"] for r in far if not r["verified"]],
     }
+    if args.tangle_budget > 0:
+        summary["tangle_budget_seconds"] = args.tangle_budget
+        summary["tangle_solved"] = [r["puzzle"] for r in rows if r["group"] == "tangle" and r["verified"]]
     out = {"summary": summary, "puzzles": rows,
            "machine": {"python": platform.python_version(), "platform": platform.platform()}}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

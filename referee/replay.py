@@ -143,7 +143,7 @@ def _replay_order(before: Board, order: list[tuple[Cell, Placement]], bag: int,
 def _best_order(before: Board, added: dict[Cell, Placement], bag: int,
                 hand: list[int] | None) -> tuple[list[dict[str, Any]], list[str]]:
     items = sorted(added.items())
-    clean = _clean_order(before, items, bag)
+    clean = _clean_order(before, items, bag, hand)
     if clean is not None:
         records, problems = _replay_order(before, clean, bag, hand)
         if not problems or len(items) > MAX_PERMUTED:
@@ -163,8 +163,10 @@ def _best_order(before: Board, added: dict[Cell, Placement], bag: int,
 
 
 def _clean_order(before: Board, items: list[tuple[Cell, Placement]], bag: int,
+                 hand: list[int] | None = None,
                  budget: int = 20000) -> list[tuple[Cell, Placement]] | None:
-    """An order in which every placement is legal and at most one is a free move.
+    """An order in which every placement is legal, at most one is a free move, and (with a
+    visible ``hand``) the free move comes when no forced space can be filled from the hand.
 
     Depth-first, forced fills tried first (so a free move comes as late as it can);
     ``None`` if there is none (or the search budget runs out).
@@ -180,11 +182,21 @@ def _clean_order(before: Board, items: list[tuple[Cell, Placement]], bag: int,
         count[0] += 1
         if count[0] > budget:
             return False
-        ctx = MoveContext(board, board.bag_empty or bag - len(order) <= 0)
+        bag_empty = board.bag_empty or bag - len(order) <= 0
+        ctx = MoveContext(board, bag_empty)
         cands = []
+        free_ok: bool | None = None
         for cell, p in left.items():
             forced = ctx.counts.get(cell, 0) >= FORCED
-            if (forced or not free_used) and ctx.check(p.tile, cell, p.rotation).legal:
+            if not forced:
+                if free_used:
+                    continue
+                if free_ok is None:
+                    free_ok = hand is None or not any(forced_fills(
+                        board, [t for t in hand if t not in board.numbers()], bag_empty).values())
+                if not free_ok:
+                    continue
+            if ctx.check(p.tile, cell, p.rotation).legal:
                 cands.append((not forced, cell, p))
         for free, cell, p in sorted(cands, key=lambda c: (c[0], c[1])):
             del left[cell]
