@@ -87,9 +87,7 @@ class _LoopSearch:
         # (tile, entry edge) -> [(rotation, edges, exit edge)]
         self.options: dict[tuple[int, int], list[tuple[int, tuple[str, ...], int]]] = {}
         self.link_opts: dict[tuple[int, int], list[tuple[int, tuple[str, ...]]]] = {}
-        self.tile_links: dict[int, list[tuple[int, int, tuple[str, ...]]]] = {}
         self.walk_depth = 8
-        self.hug = True
         for t in tiles:
             for k in range(6):
                 edges = rotated_edges(t, k)
@@ -97,10 +95,11 @@ class _LoopSearch:
                     if edges[e] == colour:
                         self.options.setdefault((t, e), []).append((k, edges, partners(t, k)[e]))
                         self.link_opts.setdefault((e, partners(t, k)[e]), []).append((t, edges))
-                        self.tile_links.setdefault(t, []).append((e, partners(t, k)[e], edges))
 
     def run(self) -> dict[Cell, Placement] | None:
         col = self.colour
+        if any(col not in p.edges for p in self.fixed.values()):
+            return None  # a tile on the table without the colour can't be on the loop
         if self.fixed:
             start = min(c for c, p in self.fixed.items() if col in p.edges)
             occ = {c: p.edges for c, p in self.fixed.items()}
@@ -120,12 +119,7 @@ class _LoopSearch:
         self.occ, self.placed = occ, placed
         self.unvisited = set(self.fixed) - {start}
         self.unused = set(self.free)
-        try:
-            if self._step(start, a):
-                return dict(self.placed)
-        except _Timeout:
-            raise
-        return None
+        return dict(self.placed) if self._step(start, a) else None
 
     def _remaining(self) -> int:
         return len(self.unused) + len(self.unvisited)
@@ -159,23 +153,23 @@ class _LoopSearch:
                  if all(edges[e] == c for e, c in facing)]
         if self.rng is not None:
             self.rng.shuffle(cands)
-        if self.hug:
-            # keep the loop compact: prefer heading into cells that touch more tiles
-            def touching(cand):
-                d = DIRECTIONS[cand[3]]
-                n = (h[0] + d[0], h[1] + d[1])
-                return -sum((n[0] + a, n[1] + b) in occ for a, b in DIRECTIONS)
-            cands.sort(key=touching)
+        # keep the loop compact: prefer heading into cells that touch more tiles (a loop
+        # through every tile with no hole must fold back along itself)
+        def touching(cand):
+            d = DIRECTIONS[cand[3]]
+            n = (h[0] + d[0], h[1] + d[1])
+            return -sum((n[0] + a, n[1] + b) in occ for a, b in DIRECTIONS)
+
+        cands.sort(key=touching)
         for t, k, edges, x in cands:
-            if True:
-                occ[h] = edges
-                self.placed[h] = Placement(t, k)
-                self.unused.discard(t)
-                if self._feasible(h, x, len(facing)) and self._step(h, x):
-                    return True
-                self.unused.add(t)
-                del occ[h]
-                del self.placed[h]
+            occ[h] = edges
+            self.placed[h] = Placement(t, k)
+            self.unused.discard(t)
+            if self._feasible(h, x, len(facing)) and self._step(h, x):
+                return True
+            self.unused.add(t)
+            del occ[h]
+            del self.placed[h]
         return False
 
     def _feasible(self, h: Cell, x: int, touching: int) -> bool:
@@ -186,7 +180,7 @@ class _LoopSearch:
             return nxt == self.start and not (self._splits(h) and self._encloses(h))
         if nxt in self.occ and nxt not in self.unvisited:
             return False
-        if distance(nxt, self.target) > rem - 1 + (0 if nxt != self.start else 0):
+        if distance(nxt, self.target) > rem - 1:
             return False
         for f in self.unvisited:
             if distance(nxt, f) + distance(f, self.target) > rem - 1:
