@@ -819,6 +819,15 @@ def loop_links(cycle: list[Cell], colour: str) -> dict[Cell, list[tuple[str, int
     return out
 
 
+def merge_links(*links: dict[Cell, list[tuple[str, int, int]]]) -> dict[Cell, list[tuple[str, int, int]]]:
+    """Several :func:`loop_links` requirements together (loops that share tiles)."""
+    out: dict[Cell, list[tuple[str, int, int]]] = {}
+    for d in links:
+        for cell, wanted in d.items():
+            out.setdefault(cell, []).extend(wanted)
+    return out
+
+
 def arrange(cells: list[Cell], links: dict[Cell, list[tuple[str, int, int]]] | None = None,
             pool: list[int] | None = None, accept=None,
             time_limit: float = 5.0) -> Board | None:

@@ -10,7 +10,7 @@ from referee.hexgrid import edge_between, neighbours, ring
 from referee.loops_scoring import score_pattern
 from referee.paths import all_colour_paths
 from referee.shapes import triangle_border
-from referee.solver import arrange, loop_links
+from referee.solver import arrange, loop_links, merge_links
 from referee.tiles import SHAPE_BY_GAP
 
 
@@ -53,14 +53,6 @@ def build(cells, links, loops):
     return board
 
 
-def merge(*dicts):
-    out = {}
-    for d in dicts:
-        for k, v in d.items():
-            out.setdefault(k, []).extend(v)
-    return out
-
-
 def single_loop(length, shapes, colour="red"):
     cyc = find_cycle(length, shapes)
     assert cyc is not None
@@ -92,7 +84,7 @@ def test_delta_is_the_triangle():
 def test_two_pinkie_rings_sharing_a_tile():
     a = [(0, 0), (0, -1), (1, -1)]
     b = [(0, 0), (0, 1), (-1, 1)]
-    board = build(a + b[1:], merge(loop_links(a, "red"), loop_links(b, "blue")), 2)
+    board = build(a + b[1:], merge_links(loop_links(a, "red"), loop_links(b, "blue")), 2)
     result = score_pattern(board)
     assert result["valid"] and result["score"] == 8
 
@@ -100,14 +92,14 @@ def test_two_pinkie_rings_sharing_a_tile():
 def test_egg_and_ring():
     egg = [(1, -1), (0, 0), (0, 1), (1, 0)]
     pinkie = [(0, 0), (-1, 0), (-1, 1)]
-    board = build(egg + pinkie[1:], merge(loop_links(egg, "blue"), loop_links(pinkie, "yellow")), 2)
+    board = build(egg + pinkie[1:], merge_links(loop_links(egg, "blue"), loop_links(pinkie, "yellow")), 2)
     result = score_pattern(board)
     assert result["valid"] and result["score"] == 11
 
 
 def test_trinity_three_rings_round_a_centre():
     rings = [[(0, 0)] + [neighbours((0, 0))[e] for e in (2 * i, 2 * i + 1)] for i in range(3)]
-    links = merge(*(loop_links(r, c) for r, c in zip(rings, ("blue", "yellow", "red"))))
+    links = merge_links(*(loop_links(r, c) for r, c in zip(rings, ("blue", "yellow", "red"))))
     cells = [(0, 0)] + neighbours((0, 0))
     board = build(cells, links, 3)
     result = score_pattern(board)

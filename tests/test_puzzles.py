@@ -14,7 +14,7 @@ from referee.puzzle_defs import PUZZLES, TangleGoal
 from referee.puzzles import _tangle_reasons, check_puzzle, puzzle_names
 from referee.shapes import (congruent, enclosed_by, is_circle, is_triangle, pyramid_cells,
                             pyramid_rows, triangle_border)
-from referee.solver import _LoopSearch, arrange, loop_links, solve
+from referee.solver import _LoopSearch, arrange, loop_links, merge_links, solve
 from referee.tiles import rotated_edges
 
 DATA = Path(__file__).parent / "data" / "puzzles"
@@ -217,14 +217,6 @@ def test_shape_words_in_every_orientation():
 
 # --- tangle rules on built boards --------------------------------------------------------
 
-def _merge(*ds):
-    out = {}
-    for d in ds:
-        for k, v in d.items():
-            out.setdefault(k, []).extend(v)
-    return out
-
-
 def _loops(board):
     from referee.paths import all_colour_paths
     return sum(len(cp.loops) for cp in all_colour_paths(board).values())
@@ -233,7 +225,7 @@ def _loops(board):
 def test_entangled_rings_pass_and_isolated_ring_fails():
     red = [(0, 0), (1, -1), (1, 0)]
     yellow = [(0, 0), (0, 1), (-1, 1)]
-    board = arrange(red + yellow[1:], _merge(loop_links(red, "red"), loop_links(yellow, "yellow")),
+    board = arrange(red + yellow[1:], merge_links(loop_links(red, "red"), loop_links(yellow, "yellow")),
                     accept=lambda b: _loops(b) == 2)
     assert board is not None
     goal = TangleGoal(loops={"red": 1, "yellow": 1})
@@ -241,7 +233,7 @@ def test_entangled_rings_pass_and_isolated_ring_fails():
     # the same two colours, rings side by side sharing no tile: isolated
     yellow2 = [(2, 0), (3, -1), (3, 0)]
     apart = arrange(red + yellow2,
-                    _merge(loop_links(red, "red"), loop_links(yellow2, "yellow")),
+                    merge_links(loop_links(red, "red"), loop_links(yellow2, "yellow")),
                     accept=lambda b: _loops(b) == 2, time_limit=10)
     assert apart is not None
     reasons = _tangle_reasons(goal, apart)
