@@ -38,7 +38,7 @@ from .paths import colour_paths
 from .tiles import COLOURS
 
 HAND_SIZE = 6
-MAX_PERMUTED = 6  # turns with more placements and no clean order use a greedy order
+MAX_PERMUTED = 4  # turns with more placements and no clean order use a greedy order
 
 
 @dataclass(frozen=True)
