@@ -93,3 +93,18 @@ def test_covered_tile_is_not_guessed():
     # the tiles nothing covers are all read
     touched = {(o["q"], o["r"]) for o in truth["occluded"]}
     assert agree >= len(expected) - len(touched) - 1
+
+
+def test_profile_is_used_when_given():
+    from types import SimpleNamespace
+    board = random_position(12, seed=9)
+    image, truth = scenegen.render(board, _params(), seed=4)
+    expected = _truth_board(truth)
+    plain = read_photo(image)
+    empty_profile = read_photo(image, profile=SimpleNamespace(neutral=None, colour_means=None))
+    assert same_position(plain, empty_profile)
+    # a profile whose grey point is far off shifts every colour: the reader must follow it
+    # (and the per-photo model still has to recover enough to read most tiles)
+    skewed = read_photo(image, profile=SimpleNamespace(neutral=np.array([25.0, -25.0]), colour_means=None))
+    assert best_alignment(expected, plain)[2] == len(expected)
+    assert best_alignment(expected, skewed)[2] < len(expected) or skewed.extras != plain.extras
