@@ -14,9 +14,10 @@ import cv2
 import numpy as np
 
 from referee.board import Board
-from referee.hexgrid import components
+from referee.hexgrid import components, neighbours
 
 from . import bodies, colours, identify, lattice
+from .identify import NUMBERS
 from .image_io import Photo, load_photo
 from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice
 
@@ -302,7 +303,7 @@ def analyse(source: Any, profile: Any = None) -> Scene:
     scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
     scene.cells = occ
     scene.readings = keep
-    scene.unreadable = bad
+    scene.unreadable = _plausible_unreadable(bad, keep)
     scene.loose = [_loose_item(rd, px) for _c, rd, px in isolated]
     for hx, rd in zip(hexes, loose_readings):
         if rd.fit >= UNREADABLE_FIT and rd.confidence >= LOW_CONFIDENCE:
@@ -370,6 +371,18 @@ def _off_lattice_hexagons(mask: np.ndarray, lat: Lattice, occ: np.ndarray, shift
         one, _ = _choose_frame(Lattice(H), np.zeros((1, 2)))
         out.append(_LooseHex(one.H, np.zeros(2), hx.centre))
     return out, keep
+
+
+def _plausible_unreadable(bad: list, good: list) -> list:
+    """Unreadable cells worth reporting: a table holds at most 56 tiles, so when there are
+    more, the lattice has wandered over the table; then only those touching a tile read
+    are kept (up to the 56)."""
+    room = len(NUMBERS) - len(good)
+    if len(bad) <= room:
+        return bad
+    have = {c for c, _rd, _px in good}
+    near = [it for it in bad if any(n in have for n in neighbours(it[0]))]
+    return near[:max(room, 0)]
 
 
 def _split_isolated(items: list, others: int = 0) -> tuple[list, list]:
