@@ -1,4 +1,4 @@
-"""Checked reading of profile JSON fields and of calibration photos.
+"""Checked reading of profile JSON fields.
 
 Every failure is a :class:`referee.errors.BadInput` with a one-line message that names
 the offending field (``"profile: camera.camera_matrix must be 3x3 numbers"``), so the CLI
@@ -7,8 +7,6 @@ exits 2 and the web page answers 400 instead of showing a traceback.
 from __future__ import annotations
 
 import math
-import os
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -74,37 +72,3 @@ def size(value: Any, where: str) -> tuple[int, int]:
     w = integer(value[0], f"{where}[0]", minimum=1)
     h = integer(value[1], f"{where}[1]", minimum=1)
     return (w, h)
-
-
-def read_bytes(path: str | os.PathLike, what: str) -> bytes:
-    """The bytes of a file; ``BadInput`` ("``what`` not found: path"...) if it cannot be read."""
-    p = Path(path)
-    try:
-        return p.read_bytes()
-    except FileNotFoundError:
-        raise BadInput(f"{what} not found: {p}") from None
-    except IsADirectoryError:
-        raise BadInput(f"{what} is a directory: {p}") from None
-    except OSError as e:
-        raise BadInput(f"cannot read {what} {p}: {e.strerror}") from None
-
-
-def load_image(path: str | os.PathLike, *, flags: int | None = None) -> np.ndarray:
-    """Read a photo as a BGR uint8 array, ``BadInput`` if missing, not an image or truncated.
-
-    Decoding goes through ``cv2.imdecode`` on the file's bytes so libjpeg's warnings about
-    a truncated file never reach stderr; a JPEG without its end marker counts as truncated.
-    """
-    import cv2
-
-    p = Path(path)
-    data = read_bytes(p, "photo")
-    if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-1024:]:
-        raise BadInput(f"truncated JPEG: {p}")
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" not in data[-64:]:
-        raise BadInput(f"truncated PNG: {p}")
-    buf = np.frombuffer(data, dtype=np.uint8)
-    image = cv2.imdecode(buf, cv2.IMREAD_COLOR if flags is None else flags) if buf.size else None
-    if image is None:
-        raise BadInput(f"not an image: {p}")
-    return image

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from referee.errors import BadInput
+from referee.files import read_bytes
 
-from . import fields
 from .camera import CameraProfile
 from .colours import ColourModel
 from .table import TableProfile
@@ -113,7 +113,7 @@ def loads(text: str) -> Profile:
 def load(path: str | os.PathLike) -> Profile:
     """Read a profile file; ``BadInput`` if it is missing, unreadable or malformed."""
     p = Path(path)
-    raw = fields.read_bytes(p, "profile")
+    raw = read_bytes(p)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

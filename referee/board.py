@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .errors import BadInput
+from .files import read_text
 from .hexgrid import Cell, components, neighbours
 from .tiles import TILES, rotated_edges
 
@@ -215,18 +216,8 @@ def loads(text: str) -> Board:
 
 def load(path: str | Path) -> Board:
     """Read a board JSON file; ``BadInput`` if it is missing, unreadable or invalid."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BadInput(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise BadInput(f"{path}: is a directory") from None
-    except UnicodeDecodeError:
-        raise BadInput(f"{path}: not a JSON text file") from None
-    except OSError as e:
-        raise BadInput(f"{path}: cannot read ({e.strerror})") from None
+    text = read_text(path)
     try:
         return loads(text)
     except BadInput as e:
-        raise BadInput(f"{path}: {e}") from None
+        raise BadInput(f"{Path(path)}: {e}") from None

@@ -81,7 +81,7 @@ def _camera(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from calibration import camera
-    from calibration.fields import load_image
+    from vision.image_io import load_image
     from calibration.profile import load_or_empty
 
     board = _board(args)
@@ -134,7 +134,7 @@ def _read_with_reader(photo: str, min_confidence: float):
 def _table(args: argparse.Namespace) -> int:
     from calibration import table
     from calibration.colours import tiles_of_board
-    from calibration.fields import load_image
+    from vision.image_io import load_image
     from calibration.profile import load_or_empty
     from referee import board as boards
 
@@ -182,7 +182,7 @@ def _table(args: argparse.Namespace) -> int:
 
 def _colours(args: argparse.Namespace) -> int:
     from calibration import colours
-    from calibration.fields import load_image
+    from vision.image_io import load_image
     from calibration.profile import load_or_empty
     from referee import board as boards
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from referee.errors import BadInput
 from referee.moves import MoveContext, all_moves, forced_fills

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+
+from . import jsonout
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -13,15 +14,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("photo", help="photo of the table (JPEG, PNG, ...)")
     p.add_argument("--overlay", metavar="OUT.png",
                    help="also write the photo with the reading drawn on it")
+    p.add_argument("--profile", metavar="FILE",
+                   help="calibration profile (tantrix calibrate): camera, table plane and/or colours")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from vision import overlay
-    from vision.reader import analyse, to_board
+    from vision.reader import read
 
-    scene = analyse(args.photo)
-    board = to_board(scene)
+    from .inputs import load_profile
+
+    scene, board = read(args.photo, load_profile(args.profile))
     if args.overlay:
         from referee.analysis import analyze
         findings = analyze(board) if len(board) else None
@@ -31,6 +35,5 @@ def run(args: argparse.Namespace) -> int:
     unread = board.meta.get("unreadable", [])
     if unread:
         print(f"tantrix read: {len(unread)} tile(s) could not be read (covered or unclear)", file=sys.stderr)
-    json.dump(board.to_json(), sys.stdout, indent=1)
-    sys.stdout.write("\n")
+    jsonout.write(board.to_json())
     return 0

@@ -7,8 +7,11 @@ from typing import Any, TextIO
 
 
 def dumps(obj: Any) -> str:
-    """Indented JSON where lists of scalars (cells, colours) stay on one line."""
+    """Indented JSON where lists of scalars (cells, colours) and short flat objects stay on one line."""
     return _dump(obj, 0)
+
+
+_ONE_LINE = 110  # a flat object (a tile, a forced space) this short stays on one line
 
 
 def _flat(obj: Any) -> bool:
@@ -20,6 +23,10 @@ def _dump(obj: Any, depth: int) -> str:
     if isinstance(obj, dict):
         if not obj:
             return "{}"
+        if all(not isinstance(v, (dict, list)) or _flat(v) for v in obj.values()):
+            one_line = json.dumps(obj)
+            if len(one_line) <= _ONE_LINE:
+                return one_line
         items = [f"{inner}{json.dumps(str(k))}: {_dump(v, depth + 1)}" for k, v in obj.items()]
         return "{\n" + ",\n".join(items) + "\n" + pad + "}"
     if isinstance(obj, list):

@@ -103,7 +103,7 @@ def test_malformed_profiles_give_one_line_errors(tmp_path, full):
 
 def test_unreadable_files(tmp_path):
     cases = {
-        tmp_path / "missing.json": "profile not found",
+        tmp_path / "missing.json": "no such file",
         tmp_path: "is a directory",
     }
     text = tmp_path / "t.json"

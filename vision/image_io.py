@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from referee.errors import BadInput
+from referee.files import read_bytes
 
 MAX_PIXELS = 80_000_000
 """Larger images are refused (decompression bombs); 80 Mpx is above any phone camera."""
@@ -39,13 +40,27 @@ class Photo:
     scale: float = 1.0
 
 
+_EXIF_ORIENTATION = 0x0112
+_TURNED = {5, 6, 7, 8}  # EXIF orientations that swap width and height
+
+
 def _header_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from the file header without decoding pixels, if Pillow knows it."""
+    """(width, height) of the photo as shown upright, from the file header without
+    decoding pixels, if Pillow knows the format.
+
+    OpenCV's decoder applies the EXIF orientation (phone photos taken sideways), so the
+    size is swapped here too for orientations that turn the picture by 90°.
+    """
     try:
         from PIL import Image  # Pillow comes with scikit-image
         Image.MAX_IMAGE_PIXELS = None
         with Image.open(io.BytesIO(data)) as im:
-            return int(im.size[0]), int(im.size[1])
+            w, h = int(im.size[0]), int(im.size[1])
+            try:
+                turned = im.getexif().get(_EXIF_ORIENTATION) in _TURNED
+            except Exception:  # noqa: BLE001 - no readable EXIF: shown as stored
+                turned = False
+            return (h, w) if turned else (w, h)
     except Exception:  # noqa: BLE001 - unknown header: let OpenCV decide
         return None
 
@@ -110,16 +125,7 @@ def load_photo(source: "str | os.PathLike | bytes | np.ndarray", reduce: bool = 
         return from_array(source)
     if isinstance(source, (bytes, bytearray, memoryview)):
         return decode_bytes(bytes(source), reduce=reduce)
-    path = Path(source)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise BadInput(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise BadInput(f"{path}: is a directory, not an image") from None
-    except OSError as e:
-        raise BadInput(f"{path}: cannot read ({e.strerror})") from None
-    return decode_bytes(data, str(path), reduce=reduce)
+    return decode_bytes(read_bytes(source), str(Path(source)), reduce=reduce)
 
 
 def from_array(image: np.ndarray) -> Photo:
@@ -137,3 +143,9 @@ def from_array(image: np.ndarray) -> Photo:
     elif image.shape[2] != 3:
         raise BadInput("image array must have 1, 3 or 4 channels")
     return Photo(np.ascontiguousarray(image), image.shape[1], image.shape[0], 1.0)
+
+
+def load_image(path: str | os.PathLike) -> np.ndarray:
+    """A photo at full resolution as a BGR uint8 array (for calibration, where every pixel
+    counts); ``BadInput`` if it is missing, not an image, truncated or too large."""
+    return load_photo(path, reduce=False).image

@@ -16,7 +16,7 @@ import numpy as np
 from referee.board import Board
 from referee.hexgrid import components, neighbours
 
-from . import bodies, colours, identify, lattice
+from . import bodies, colours, identify, lattice, second_look
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
 from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice
@@ -196,7 +196,7 @@ def _sample_cells(bgr: np.ndarray, lat_full: Lattice, cells: np.ndarray, shifts:
     return edges, corners
 
 
-def link_and_mask(lab: np.ndarray, profile: Any = None
+def link_and_mask(lab: np.ndarray, profile: Any = None, gated: bool = True
                   ) -> tuple[colours.ColourModel, np.ndarray, np.ndarray]:
     """Initial colour model, link image (0..1) and tile mask of a working-scale Lab image.
 
@@ -208,7 +208,7 @@ def link_and_mask(lab: np.ndarray, profile: Any = None
     dark = bodies.dark_mask(lab)
     model = colours.initial_model(lab, dark)
     model = _apply_profile(model, profile)
-    gate = bodies.body_region(dark, max(10, round(max(lab.shape) / 50)))
+    gate = bodies.body_region(dark, max(10, round(max(lab.shape) / 50))) if gated else None
     link = colours.link_image(lab, model.neutral, gate)
     link = cv2.GaussianBlur(link, (0, 0), 1.0)
     mask = bodies.tile_mask(lab, link)
@@ -216,11 +216,26 @@ def link_and_mask(lab: np.ndarray, profile: Any = None
 
 
 def analyse(source: Any, profile: Any = None) -> Scene:
-    """Run the whole pipeline and keep the intermediate results."""
+    """Run the whole pipeline and keep the intermediate results.
+
+    The link image is first gated by the grey tile bodies (a coloured table is not a
+    link); when that read looks poor (see :func:`second_look.wanted`) the photo is read
+    again without the gate (bodies lighter than a black cloth, warm light tinting them)
+    and the better read is kept.
+    """
+    scene = _analyse_once(source, profile, gated=True)
+    if second_look.wanted(scene):
+        other = _analyse_once(source, profile, gated=False)
+        if second_look.quality(other) > second_look.quality(scene):
+            return other
+    return scene
+
+
+def _analyse_once(source: Any, profile: Any, gated: bool) -> Scene:
     photo = load_photo(source)
     work, ws = _working_copy(photo)
     lab = colours.to_lab(work)
-    model, link, mask = link_and_mask(lab, profile)
+    model, link, mask = link_and_mask(lab, profile, gated)
     lat = _find_lattice(link, mask)
     size = None if lat is None else _median_size(lat, lat.cells_in(*link.shape[::-1]))
     if size is None or size < SMALL_TILE:
@@ -232,7 +247,7 @@ def analyse(source: Any, profile: Any = None) -> Scene:
         if max(photo.image.shape[:2]) > 1.3 * max(work.shape[:2]):
             work2, ws2 = _working_copy(photo, side)
             lab2 = colours.to_lab(work2)
-            model2, link2, mask2 = link_and_mask(lab2, profile)
+            model2, link2, mask2 = link_and_mask(lab2, profile, gated)
             lat2 = _find_lattice(link2, mask2)
             if lat2 is not None and (lat is None or lat2.score > lat.score * (ws / ws2) ** 2):
                 work, ws, lab, model, link, mask, lat = work2, ws2, lab2, model2, link2, mask2, lat2
@@ -456,13 +471,50 @@ def to_board(scene: Scene) -> Board:
     return board
 
 
+def read(path_or_image: Any, profile: Any = None) -> tuple[Scene, Board]:
+    """Read a table photo; return the analysed scene (for overlays) and the board.
+
+    With a calibration profile that carries geometry (a camera and/or a table section),
+    the photo is first undistorted or rectified by :func:`calibration.prepare.prepare` at
+    full resolution, read there, and every ``pixel`` is mapped back to the original photo;
+    ``meta["geometry"]`` then lists what was done.  The scene stays in the prepared frame.
+    """
+    has_geometry = profile is not None and (
+        getattr(profile, "camera", None) is not None or getattr(profile, "table", None) is not None)
+    if not has_geometry:
+        scene = analyse(path_or_image, profile)
+        return scene, to_board(scene)
+    from calibration.prepare import prepare
+
+    photo = load_photo(path_or_image, reduce=False)
+    prep = prepare(photo.image, profile)
+    scene = analyse(prep.image, profile)
+    board = to_board(scene)
+    _map_pixels(board, prep.to_photo)
+    board.meta["image"] = {"width": photo.width, "height": photo.height}
+    board.meta["geometry"] = list(prep.steps)
+    return scene, board
+
+
+def _map_pixels(board: Board, to_photo: Any) -> None:
+    """Replace every ``pixel`` of a board read on a prepared image by the photo's pixel."""
+    items = list(board.extras.values()) + list(board.loose) + list(board.meta.get("unreadable", []))
+    items = [it for it in items if "pixel" in it]
+    if not items:
+        return
+    mapped = to_photo(np.array([it["pixel"] for it in items], np.float64))
+    for it, (x, y) in zip(items, mapped):
+        it["pixel"] = [round(float(x), 1), round(float(y), 1)]
+
+
 def read_photo(path_or_image: Any, profile: Any = None) -> Board:
     """Read a table photo: every tile's cell, number and rotation.
 
     ``path_or_image``: a file path, encoded image bytes, or a BGR uint8 array.
-    ``profile``: an optional calibration profile (uses ``neutral`` / ``colour_means`` if set).
+    ``profile``: an optional calibration profile: its colour section tunes the colour
+    model, its camera/table sections undistort or rectify the photo first (see :func:`read`).
     Returns a :class:`referee.board.Board` with ``extras[cell] = {"confidence", "pixel"}``,
     ``loose`` tiles, ``meta["image"] = {"width", "height"}`` and, when tiles could not be
     read (covered by a hand...), ``meta["unreadable"]``.  ``BadInput`` if undecodable.
     """
-    return to_board(analyse(path_or_image, profile))
+    return read(path_or_image, profile)[1]
