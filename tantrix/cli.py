@@ -15,7 +15,7 @@ import sys
 from referee.errors import BadInput
 
 SUBCOMMANDS = ("read", "analyze", "moves", "check", "solve", "replay", "score",
-               "calibrate", "serve", "bench")
+               "calibrate", "serve")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,13 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in SUBCOMMANDS:
-        try:
-            module = importlib.import_module(f"tantrix.cmd_{name}")
-        except ModuleNotFoundError as e:
-            if e.name != f"tantrix.cmd_{name}":
-                raise
-            continue  # that command is not part of this build yet
-        module.register(sub)
+        importlib.import_module(f"tantrix.cmd_{name}").register(sub)
     return parser
 
 
