@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from referee.errors import BadInput
-from referee.files import read_bytes
+from referee.files import read_text
 
 from .camera import CameraProfile
 from .colours import ColourModel
@@ -113,11 +113,10 @@ def loads(text: str) -> Profile:
 def load(path: str | os.PathLike) -> Profile:
     """Read a profile file; ``BadInput`` if it is missing, unreadable or malformed."""
     p = Path(path)
-    raw = read_bytes(p)
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise BadInput(f"profile {p} is not a text (JSON) file") from None
+        text = read_text(p)
+    except BadInput as e:
+        raise BadInput(f"profile {e}") from None
     try:
         return loads(text)
     except BadInput as e:

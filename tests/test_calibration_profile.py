@@ -111,7 +111,7 @@ def test_unreadable_files(tmp_path):
     cases[text] = "not valid JSON"
     binary = tmp_path / "b.json"
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
-    cases[binary] = "not a text (JSON) file"
+    cases[binary] = "not a UTF-8 text file"
     for path, fragment in cases.items():
         with pytest.raises(BadInput, match=fragment.replace("(", r"\(").replace(")", r"\)")):
             profile.load(path)
