@@ -1,0 +1,30 @@
+"""When a read is poor enough to read the photo again another way, and which read wins.
+
+The reader's first look gates the link image by the grey tile bodies, which keeps a
+coloured table from passing for links; but bodies lighter than a black cloth, or tinted by
+warm light, fall out of that gate and the lattice is lost.  A second look without the gate
+finds those; it is paid only when the first read looks poor, and the read with more tiles
+read confidently wins.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+CONFIDENT = 0.9
+"""Readings at least this confident count fully towards a read's quality."""
+
+
+def quality(scene: Any) -> float:
+    """How much a read explains: confident readings count 1, others their confidence.
+
+    Unreadable cells count against it (a lattice off the tiles leaves many of them).
+    """
+    good = sum(1.0 if rd.confidence >= CONFIDENT else rd.confidence for _c, rd, _px in scene.readings)
+    good += 0.5 * len(scene.loose)
+    return good - 0.5 * len(scene.unreadable)
+
+
+def wanted(scene: Any) -> bool:
+    """Is the first read poor enough to look again (few tiles, or many cells unread)?"""
+    n = len(scene.readings)
+    return n < 3 or len(scene.unreadable) > 0.15 * n
