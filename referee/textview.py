@@ -53,30 +53,39 @@ def draw_board(board: Board, report: dict[str, Any] | None = None) -> str:
     return "\n".join("".join(r).rstrip() for r in rows) + "\n"
 
 
-def describe(report: dict[str, Any]) -> list[str]:
-    """The report's findings in words, one line each."""
+def findings(report: dict[str, Any]) -> list[tuple[str, str]]:
+    """The report's findings as ``(kind, sentence)`` pairs, one per finding.
+
+    Kinds: ``mismatch``, ``forced``, ``double``, ``same``, ``controlled``, ``hole``,
+    ``violation``, or ``ok`` (the single sentence of a board with no findings).
+    """
     out = []
     for m in report["mismatches"]:
         a, b = m["colours"]
-        out.append(f"mismatch: {tuple(m['cell'])} edge {m['edge']} shows {a}, "
-                   f"{tuple(m['neighbour'])} shows {b}")
+        out.append(("mismatch", f"mismatch: {tuple(m['cell'])} edge {m['edge']} shows {a}, "
+                                f"{tuple(m['neighbour'])} shows {b}"))
     for s in report["forced_spaces"]:
         cols = ", ".join(c for c in s["colours"] if c)
-        out.append(f"forced space at {tuple(s['cell'])}: {s['neighbours']} neighbours ({cols})")
+        out.append(("forced", f"forced space at {tuple(s['cell'])}: {s['neighbours']} neighbours ({cols})"))
     for c in report["double_gobbles"]:
-        out.append(f"double gobble at {tuple(c)}")
+        out.append(("double", f"double gobble at {tuple(c)}"))
     for c in report["same_colour_forced"]:
-        out.append(f"same-colour forced space at {tuple(c)}: no tile can fill it")
+        out.append(("same", f"same-colour forced space at {tuple(c)}: no tile can fill it"))
     if report["controlled_cells"]:
         cells = " ".join(str(tuple(c)) for c in report["controlled_cells"])
-        out.append(f"controlled cells (no free move there): {cells}")
+        out.append(("controlled", f"controlled cells (no free move there): {cells}"))
     if report["holes"]:
-        out.append("holes: " + " ".join(str(tuple(c)) for c in report["holes"]))
+        out.append(("hole", "holes: " + " ".join(str(tuple(c)) for c in report["holes"])))
     for v in report.get("restraint_violations", []):
-        out.append(f"restraint {v['rule']} broken: {v['reason']}")
+        out.append(("violation", f"restraint {v['rule']} broken: {v['reason']}"))
     if not out:
-        out.append("no findings: every touching edge matches, no forced spaces, no holes")
+        out.append(("ok", "no findings: every touching edge matches, no forced spaces, no holes"))
     return out
+
+
+def describe(report: dict[str, Any]) -> list[str]:
+    """The report's findings in words, one line each."""
+    return [text for _kind, text in findings(report)]
 
 
 def score_table(report: dict[str, Any]) -> str:
