@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from referee.errors import BadInput
-from referee.files import read_text
+from referee.files import parse_json, read_text
 
 from .camera import CameraProfile
 from .colours import ColourModel
@@ -104,9 +104,9 @@ def from_json(data: Any) -> Profile:
 def loads(text: str) -> Profile:
     """Parse profile JSON text."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise BadInput(f"profile: not valid JSON ({e.msg} at line {e.lineno})") from None
+        data = parse_json(text)
+    except BadInput as e:
+        raise BadInput(f"profile: {e}") from None
     return from_json(data)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .errors import BadInput
-from .files import read_text
+from .files import parse_json, read_text
 from .hexgrid import Cell, components, neighbours
 from .tiles import TILES, rotated_edges
 
@@ -207,11 +207,7 @@ def board_from_json(data: Any) -> Board:
 
 def loads(text: str) -> Board:
     """Parse board JSON text; ``BadInput`` with a one-line message on any problem."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise BadInput(f"malformed JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    return board_from_json(data)
+    return board_from_json(parse_json(text))
 
 
 def load(path: str | Path) -> Board:

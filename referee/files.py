@@ -1,8 +1,11 @@
 """Reading input files with one-line ``BadInput`` errors (board JSON, profiles, photos)."""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+
+from typing import Any
 
 from .errors import BadInput
 
@@ -26,3 +29,11 @@ def read_text(path: str | os.PathLike) -> str:
         return read_bytes(path).decode("utf-8")
     except UnicodeDecodeError:
         raise BadInput(f"{Path(path)}: not a UTF-8 text file") from None
+
+
+def parse_json(text: str) -> Any:
+    """Parsed JSON; ``BadInput`` ("malformed JSON: ... at line L column C") if it is not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise BadInput(f"malformed JSON: {e.msg} at line {e.lineno} column {e.colno}") from None

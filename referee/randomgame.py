@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from itertools import chain
 
 from .board import Board
 from .gobbles import FORCED
@@ -34,27 +35,16 @@ def _play(n_tiles: int, rng: random.Random) -> Board | None:
         board.bag_empty = 56 - len(board) <= 24
         ctx = MoveContext(board)
         forced = sorted(c for c, k in ctx.counts.items() if k >= FORCED)
-        placed = False
-        for cell in forced:
-            fills = [(n, rot) for n in bag for rot in range(6) if ctx.check(n, cell, rot).legal]
-            if fills:
-                n, rot = rng.choice(fills)
-                board.place(cell, n, rot)
-                bag.remove(n)
-                placed = True
-                break
-        if placed:
-            continue
-        for n in list(bag):
-            moves = [(c, rot) for c in ctx.candidate_cells() for rot in range(6)
-                     if ctx.check(n, c, rot).legal]
-            if moves:
-                cell, rot = rng.choice(moves)
-                board.place(cell, n, rot)
-                bag.remove(n)
-                placed = True
-                break
-        if not placed:
+        # forced spaces first (the first one some bag tile fills), else one free move
+        fills = ([(n, cell, rot) for n in bag for rot in range(6) if ctx.check(n, cell, rot).legal]
+                 for cell in forced)
+        free = ([(n, c, rot) for c in ctx.candidate_cells() for rot in range(6)
+                 if ctx.check(n, c, rot).legal] for n in bag)
+        options = next((opts for opts in chain(fills, free) if opts), None)
+        if options is None:
             return None
+        n, cell, rot = rng.choice(options)
+        board.place(cell, n, rot)
+        bag.remove(n)
     board.bag_empty = 56 - len(board) <= 24
     return board

@@ -108,7 +108,7 @@ def test_unreadable_files(tmp_path):
     }
     text = tmp_path / "t.json"
     text.write_text("{not json")
-    cases[text] = "not valid JSON"
+    cases[text] = "malformed JSON"
     binary = tmp_path / "b.json"
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
     cases[binary] = "not a UTF-8 text file"
@@ -129,7 +129,7 @@ def test_cli_show_and_refusing_to_overwrite_a_bad_file(tmp_path, full, capsys, s
     real = shared_dir / "real_photos"
     code = main(["calibrate", "colours", str(real / "carpet13.jpg"), str(real / "carpet13.json"), "-o", str(broken)])
     assert code == 2
-    assert "not valid JSON" in capsys.readouterr().err
+    assert "malformed JSON" in capsys.readouterr().err
     assert broken.read_text() == before  # a malformed profile is never overwritten
     assert main(["calibrate", "show", str(broken)]) == 2
 

@@ -291,7 +291,7 @@ def test_output_is_escaped(client):
 def test_bad_profile_upload_is_400(client):
     from pathlib import Path
     photo = Path(__file__).resolve().parent.parent.parent / "shared" / "real_photos" / "carpet13.jpg"
-    for text, needle in ((b"{not json", "not valid JSON"), (b'{"format": "other"}', "format")):
+    for text, needle in ((b"{not json", "malformed JSON"), (b'{"format": "other"}', "format")):
         r = client.post("/api/read", data={"photo": (io.BytesIO(photo.read_bytes()), "p.jpg"),
                                            "profile": (io.BytesIO(text), "p.json")})
         assert r.status_code == 400 and needle in r.json["error"], r.json
