@@ -179,3 +179,25 @@ def adapt_scale(model: ColourModel, samples: np.ndarray) -> ColourModel:
     chroma = np.hypot(f[..., 0], f[..., 1]).ravel()
     m.chroma0 = float(np.clip(0.35 * np.percentile(chroma, 25), 5.0, 20.0))
     return m
+
+
+def diversity_gate(lab: np.ndarray, neutral: np.ndarray, link: np.ndarray, window: int) -> np.ndarray:
+    """float32 0..1 (H, W): where link colour of at least three different hues lies near.
+
+    Every Tantrix tile carries three of the four link colours, while a table pattern in a
+    link-like colour (a green check, red stripes) is mostly one hue; gating by hue variety
+    within ``window`` px (about a tile) keeps the tiles and drops the pattern.
+    """
+    a = lab[..., 1] - neutral[0]
+    b = lab[..., 2] - neutral[1]
+    ang = np.arctan2(b, a)
+    proto = np.arctan2(PROTOTYPES[:, 1], PROTOTYPES[:, 0])
+    diff = np.abs(np.angle(np.exp(1j * (ang[..., None] - proto))))  # (H, W, 4)
+    cls = diff.argmin(-1)
+    on = link > 0.3
+    k = max(5, int(window) | 1)
+    score = np.zeros(link.shape, np.float32)
+    for c in range(4):
+        dens = cv2.boxFilter((on & (cls == c)).astype(np.float32), -1, (k, k))
+        score += np.clip(dens / 0.005, 0.0, 1.0)
+    return np.clip(score - 2.0, 0.0, 1.0)

@@ -196,7 +196,7 @@ def _sample_cells(bgr: np.ndarray, lat_full: Lattice, cells: np.ndarray, shifts:
     return edges, corners
 
 
-def link_and_mask(lab: np.ndarray, profile: Any = None, gated: bool = True
+def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated"
                   ) -> tuple[colours.ColourModel, np.ndarray, np.ndarray]:
     """Initial colour model, link image (0..1) and tile mask of a working-scale Lab image.
 
@@ -208,8 +208,10 @@ def link_and_mask(lab: np.ndarray, profile: Any = None, gated: bool = True
     dark = bodies.dark_mask(lab)
     model = colours.initial_model(lab, dark)
     model = _apply_profile(model, profile)
-    gate = bodies.body_region(dark, max(10, round(max(lab.shape) / 50))) if gated else None
+    gate = bodies.body_region(dark, max(10, round(max(lab.shape) / 50))) if look != "ungated" else None
     link = colours.link_image(lab, model.neutral, gate)
+    if look == "diverse":
+        link = link * colours.diversity_gate(lab, model.neutral, link, max(lab.shape) / 10)
     link = cv2.GaussianBlur(link, (0, 0), 1.0)
     mask = bodies.tile_mask(lab, link)
     return model, link, mask
@@ -223,19 +225,21 @@ def analyse(source: Any, profile: Any = None) -> Scene:
     again without the gate (bodies lighter than a black cloth, warm light tinting them)
     and the better read is kept.
     """
-    scene = _analyse_once(source, profile, gated=True)
-    if second_look.wanted(scene):
-        other = _analyse_once(source, profile, gated=False)
+    scene = _analyse_once(source, profile, second_look.LOOKS[0])
+    for look in second_look.LOOKS[1:]:
+        if not second_look.wanted(scene):
+            break
+        other = _analyse_once(source, profile, look)
         if second_look.quality(other) > second_look.quality(scene):
-            return other
+            scene = other
     return scene
 
 
-def _analyse_once(source: Any, profile: Any, gated: bool) -> Scene:
+def _analyse_once(source: Any, profile: Any, look: str) -> Scene:
     photo = load_photo(source)
     work, ws = _working_copy(photo)
     lab = colours.to_lab(work)
-    model, link, mask = link_and_mask(lab, profile, gated)
+    model, link, mask = link_and_mask(lab, profile, look)
     lat = _find_lattice(link, mask)
     size = None if lat is None else _median_size(lat, lat.cells_in(*link.shape[::-1]))
     if size is None or size < SMALL_TILE:
@@ -247,7 +251,7 @@ def _analyse_once(source: Any, profile: Any, gated: bool) -> Scene:
         if max(photo.image.shape[:2]) > 1.3 * max(work.shape[:2]):
             work2, ws2 = _working_copy(photo, side)
             lab2 = colours.to_lab(work2)
-            model2, link2, mask2 = link_and_mask(lab2, profile, gated)
+            model2, link2, mask2 = link_and_mask(lab2, profile, look)
             lat2 = _find_lattice(link2, mask2)
             if lat2 is not None and (lat is None or lat2.score > lat.score * (ws / ws2) ** 2):
                 work, ws, lab, model, link, mask, lat = work2, ws2, lab2, model2, link2, mask2, lat2

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+LOOKS = ("gated", "ungated", "diverse")
+"""Link images tried in turn (see ``reader.link_and_mask``): gated by the grey bodies,
+ungated, and gated by hue variety (a one-colour table pattern is no tile)."""
+
 CONFIDENT = 0.9
 """Readings at least this confident count fully towards a read's quality."""
 
