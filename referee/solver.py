@@ -14,10 +14,12 @@ Pyramid puzzles (Rainbow blue/red) fill the pyramid's cells row by row; the colo
 may not close a cycle and at most two link ends may point out of the pyramid, so at the
 end the links form exactly one line through every tile.
 
-Tangle puzzles are solved by a placement search (each empty cell beside the group gets a
-matching tile or is kept empty for good; every tile must stay able to lie on a loop of a
-named colour) whose complete arrangements are checked with
-:func:`referee.puzzles.check_puzzle`; it is only practical for small tile sets.
+Tangle puzzles are solved by tracing their loops one after another
+(:mod:`referee.tangle_search`).  With tiles already on the table (the hint engine) a
+placement search is used instead (each empty cell beside the group gets a matching tile or
+is kept empty for good; every tile must stay able to lie on a loop of a named colour); it
+is only practical for small tile sets.  Complete arrangements are checked with
+:func:`referee.puzzles.check_puzzle`.
 
 The hint engine (:func:`can_complete`) runs the same searches with the tiles already on
 the table held fixed.
@@ -703,6 +705,10 @@ def _search(puzzle: Puzzle, fixed: dict[Cell, Placement], deadline: float,
             if found:
                 return found
         return None
+    if not fixed:
+        from .tangle_search import solve_tangle  # imports this module's helpers
+
+        return solve_tangle(puzzle, deadline, stats)
     s = _TangleSearch(puzzle, list(puzzle.tiles), fixed, deadline)
     try:
         return s.run()
