@@ -32,6 +32,8 @@ from .shapes import congruent, is_circle, is_triangle
 from .solver import _Restart, _Timeout, _box, _facing, _flood
 from .tiles import COLOURS, TILES, partners, rotated_edges
 
+LEAD_WITH_CAPPED = True
+LEAD_WITH_HUB = True
 RESTART_BASE = 3000
 """Node budget of the first randomised run (grows by 30 % per restart)."""
 
@@ -141,12 +143,30 @@ class TangleLoopSearch:
             return False
         if shape == "triangle" and not is_triangle(cells):
             return False
+        goal = self.goal
+        if goal.hub and (colour == goal.hub or colour in goal.spokes):
+            mine = set(cells)
+            for c2, other in self.loops:
+                pair = {colour, c2}
+                if goal.hub in pair and pair & set(goal.spokes) and not mine & set(other):
+                    return False
         ident = self.goal.identical
         if colour in ident:
             for c2, other in self.loops:
                 if c2 in ident and c2 != colour and not congruent(cells, other):
                     return False
         return True
+
+    def _partial_shape_ok(self, h: Cell, colour: str) -> bool:
+        """A circle's open line must still lie around one centre cell."""
+        if self.goal.shapes.get(colour) != "circle":
+            return True
+        cells, _, _ = self._line(h, colour)
+        centres = None
+        for c in cells:
+            around = {_step(c, e) for e in range(6)}
+            centres = around if centres is None else centres & around
+        return bool(centres - set(cells))
 
     def _commit_closures(self, closed) -> bool:
         """Record closed loops; False (nothing recorded) when they break the counts/shapes."""
@@ -233,8 +253,9 @@ class TangleLoopSearch:
         goal = self.goal
         # the first loop: the hub's when there is one (spokes then start on its tiles), else
         # a loop through one pinned tile, in each of its colours that may make a loop
-        if goal.hub:
-            starts = [(t, goal.hub) for t in self.tiles if goal.hub in TILES[t].edges]
+        lead = self._lead_colour()
+        if lead is not None:
+            starts = [(t, lead) for t in self.tiles if lead in TILES[t].edges]
         else:
             pool = list(self.tiles)
             if self.rng is not None:
@@ -244,7 +265,7 @@ class TangleLoopSearch:
                       if c in TILES[first].edges and self.max_loops[c] > 0]
             # shape-capped colours first: their loops are the most constrained
             starts.sort(key=lambda s: s[1] not in self.caps)
-        if self.rng is not None and goal.hub:
+        if self.rng is not None and lead is not None:
             self.rng.shuffle(starts)
         for t, colour in starts:
             self._place((0, 0), t, 0, rotated_edges(t, 0), partners(t, 0))
@@ -252,6 +273,15 @@ class TangleLoopSearch:
                 return dict(self.placed)
             self._unplace((0, 0))
         return None
+
+    def _lead_colour(self) -> str | None:
+        """The colour traced first: a length-capped one (the hub's if capped), else the hub."""
+        goal = self.goal
+        if goal.hub in self.caps:
+            return goal.hub
+        if self.caps and LEAD_WITH_CAPPED:
+            return sorted(self.caps)[0]
+        return goal.hub if LEAD_WITH_HUB else None
 
     def _start_line(self, cell: Cell, colour: str) -> bool:
         cells, a, b = self._line(cell, colour)
@@ -271,7 +301,11 @@ class TangleLoopSearch:
         ident = [len(lp) for c2, lp in self.loops if c2 in self.goal.identical and c2 != colour]
         if colour in self.goal.identical and ident:
             cap = ident[0] if cap is None else min(cap, ident[0])
-        if cap is not None and length + distance(h, target) + 1 > cap:
+        gap = distance(h, target) + 1  # cells still to pass, the closing one included
+        if cap is not None and length + gap > cap:
+            return False
+        # each cell still to pass takes a tile left or a tile already placed off this line
+        if gap - (len(self.placed) - length) > len(self.unused):
             return False
         facing = _facing(self.occ, h)
         cands = []
@@ -292,7 +326,7 @@ class TangleLoopSearch:
             closed = self._closures(h)
             if self._commit_closures(closed):
                 mine = any(c == colour for c, _ in closed)
-                if self._regions_ok(h):
+                if self._regions_ok(h) and (mine or self._partial_shape_ok(h, colour)):
                     if mine:
                         ok = self._next_loop()
                     else:
