@@ -72,6 +72,12 @@ def tile_mask(lab: np.ndarray, link: np.ndarray) -> np.ndarray:
     L8 = np.clip(lab[..., 0], 0, 255).astype(np.uint8)
     thr, _ = cv2.threshold(L8[::2, ::2], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     dark = L8 < min(float(thr), 110.0)
+    if dark.mean() > 0.5:
+        # a dark table falls below the split too: bodies are then the pixels clearly
+        # darker than the table around them
+        k = max(15, max(L8.shape) // 8)
+        bg = cv2.blur(L8, (k, k)).astype(np.float32)
+        dark = L8 < 0.75 * bg
     mask = (dark | (link > 0.5)).astype(np.uint8) * 255
     k = max(3, int(round(min(lab.shape[:2]) / 200)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
