@@ -34,8 +34,15 @@ from .tiles import COLOURS, TILES, partners, rotated_edges
 
 LEAD_WITH_CAPPED = True
 LEAD_WITH_HUB = True
+FILL_MAX = 3
+"""Most tiles left over, on no loop, once every loop is closed."""
 RESTART_BASE = 3000
 """Node budget of the first randomised run (grows by 30 % per restart)."""
+
+
+SHAPE_TURNS = {"circle": {2}, "triangle": {1, 3}, "triangle6": {1, 3}}
+"""Links a shaped loop can use (edges apart: 1 corner, 2 bend, 3 straight): a 6-tile ring
+is six bends; a triangle's border runs straight along its sides and turns by corners."""
 
 
 def _step(c: Cell, e: int) -> Cell:
@@ -158,8 +165,12 @@ class TangleLoopSearch:
         return True
 
     def _partial_shape_ok(self, h: Cell, colour: str) -> bool:
-        """A circle's open line must still lie around one centre cell."""
-        if self.goal.shapes.get(colour) != "circle":
+        """A circle's open line must still lie around one centre cell; a triangle's must
+        turn one way by corners only, at most three, with equal sides between them."""
+        shape = self.goal.shapes.get(colour)
+        if shape in ("triangle", "triangle6"):
+            return self._triangle_ok(h, colour)
+        if shape != "circle":
             return True
         cells, _, _ = self._line(h, colour)
         centres = None
@@ -167,6 +178,35 @@ class TangleLoopSearch:
             around = {_step(c, e) for e in range(6)}
             centres = around if centres is None else centres & around
         return bool(centres - set(cells))
+
+    def _triangle_ok(self, h: Cell, colour: str) -> bool:
+        cells, a, _ = self._line(h, colour)
+        cur, into = a  # the first cell and its open edge
+        runs, corners, sign = [0], 0, None
+        for _ in cells:
+            out = self.part[cur][into]
+            turn = (out - into - 3) % 6
+            if turn in (1, 5):
+                return False
+            if turn:
+                if sign is not None and turn != sign:
+                    return False
+                sign = turn
+                corners += 1
+                runs.append(0)
+            else:
+                runs[-1] += 1
+            cur, into = _step(cur, out), (out + 3) % 6
+        if corners > 3:
+            return False
+        inner = runs[1:-1]
+        if inner:
+            side = inner[0]
+            if any(r != side for r in inner) or runs[0] > side or runs[-1] > side:
+                return False
+            if corners == 3 and runs[0] + runs[-1] > side:
+                return False
+        return True
 
     def _commit_closures(self, closed) -> bool:
         """Record closed loops; False (nothing recorded) when they break the counts/shapes."""
@@ -310,8 +350,12 @@ class TangleLoopSearch:
         facing = _facing(self.occ, h)
         cands = []
         occ = self.occ
+        turns = SHAPE_TURNS.get(self.goal.shapes.get(colour))
         for t in self.unused:
             for k, edges, part in self.opts.get((t, colour, entry), ()):
+                if turns is not None and min((part[entry] - entry) % 6,
+                                             (entry - part[entry]) % 6) not in turns:
+                    continue
                 if all(edges[e] == c for e, c in facing):
                     nxt = _step(h, part[entry])
                     touch = sum(_step(nxt, e) in occ for e in range(6))
@@ -345,7 +389,7 @@ class TangleLoopSearch:
         if not self.unused:
             return self.check(Board(dict(self.placed)))
         if self.exact and self.n_loops >= self.total:
-            return False
+            return self._fill()
         goal = self.goal
         hub_cells = None
         if goal.hub:
@@ -379,6 +423,34 @@ class TangleLoopSearch:
                 return True
         if goal.inner:
             return self._start_inner()
+        return False
+
+    def _fill(self) -> bool:
+        """Every loop is closed but a few tiles are left (e.g. the centre of a circle): put
+        them beside the group on no loop, holes first (the checker asks for no tile on a
+        loop except in Crop Circles, where this is never reached)."""
+        if len(self.unused) > FILL_MAX or self.goal.every_tile_on_loop:
+            return False
+        occ = self.occ
+        empty = {_step(c, e) for c in occ for e in range(6)} - set(occ)
+        box = _box(occ)
+        holes = [c for c in empty if not _flood(c, occ, box)[1]]
+        cells = sorted(holes or empty,
+                       key=lambda c: -sum(_step(c, e) in occ for e in range(6)))
+        if holes:
+            cells = cells[:1]  # a hole must be filled: branching on which one is redundant
+        for h in cells:
+            facing = _facing(occ, h)
+            for t in sorted(self.unused):
+                for k in range(6):
+                    edges = rotated_edges(t, k)
+                    if any(edges[e] != c for e, c in facing):
+                        continue
+                    self._place(h, t, k, edges, partners(t, k))
+                    closed = self._closures(h)
+                    if not closed and self._regions_ok(h) and self._next_loop():
+                        return True
+                    self._unplace(h)
         return False
 
     def _start_inner(self) -> bool:
