@@ -303,8 +303,8 @@ class TangleLoopSearch:
             first = pool[0]
             starts = [(first, c) for c in COLOURS
                       if c in TILES[first].edges and self.max_loops[c] > 0]
-            # shape-capped colours first: their loops are the most constrained
-            starts.sort(key=lambda s: s[1] not in self.caps)
+            # shape-capped colours first, then colours that need the most loops
+            starts.sort(key=lambda s: (s[1] not in self.caps, -goal.loops.get(s[1], 0)))
         if self.rng is not None and lead is not None:
             self.rng.shuffle(starts)
         for t, colour in starts:
