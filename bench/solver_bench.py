@@ -5,6 +5,7 @@ blue solved; the 15-tile red pyramid within 60 s; Discovery 21..30: how far they
 the stated per-puzzle budget.  Every solution found is verified with check_puzzle.
 
     python bench/solver_bench.py [--budget S] [--red-budget S] [--quick] [--tangle-budget S]
+    python bench/solver_bench.py --tangle-only [--tangle-budget S]   # -> solver_tangle.json
 
 Prints one line per puzzle and writes bench/results/solver.json.
 """
@@ -40,13 +41,24 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="skip discovery-21..30 and rainbow-red")
     ap.add_argument("--tangle-budget", type=float, default=0.0,
                     help="also try every Tangle puzzle for S seconds each (default 0: skip)")
-    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "solver.json"))
+    ap.add_argument("--tangle-only", action="store_true",
+                    help="only the Tangle puzzles (budget --tangle-budget, default 60 s); "
+                         "writes bench/results/solver_tangle.json")
+    ap.add_argument("--out", default=None,
+                    help="JSON file (default bench/results/solver.json or solver_tangle.json)")
     args = ap.parse_args(argv)
+    if args.tangle_only and args.tangle_budget <= 0:
+        args.tangle_budget = 60.0
+    if args.out is None:
+        args.out = str(ROOT / "bench" / "results"
+                       / ("solver_tangle.json" if args.tangle_only else "solver.json"))
 
-    plan = [(f"discovery-{n}", 10.0, "discovery_3_20") for n in range(3, 21)]
-    plan += [(f"rainbow-{c}", 60.0, "rainbow") for c in ("green", "yellow", "white", "blue")]
-    plan += [("solitaire-quest", 60.0, "other")]
-    if not args.quick:
+    plan = [] if args.tangle_only else [
+        (f"discovery-{n}", 10.0, "discovery_3_20") for n in range(3, 21)]
+    if not args.tangle_only:
+        plan += [(f"rainbow-{c}", 60.0, "rainbow") for c in ("green", "yellow", "white", "blue")]
+        plan += [("solitaire-quest", 60.0, "other")]
+    if not args.quick and not args.tangle_only:
         plan += [("rainbow-red", args.red_budget, "rainbow")]
         plan += [(f"discovery-{n}", args.budget, "discovery_21_30") for n in range(21, 31)]
     if args.tangle_budget > 0:
@@ -73,9 +85,14 @@ def main(argv=None) -> int:
         "discovery_21_30_solved": [r["puzzle"] for r in far if r["verified"]],
         "discovery_21_30_unsolved": [r["puzzle"] for r in far if not r["verified"]],
     }
+    if args.tangle_only:
+        summary = {}
     if args.tangle_budget > 0:
         summary["tangle_budget_seconds"] = args.tangle_budget
-        summary["tangle_solved"] = [r["puzzle"] for r in rows if r["group"] == "tangle" and r["verified"]]
+        tangle = [r for r in rows if r["group"] == "tangle"]
+        summary["tangle_solved"] = [r["puzzle"] for r in tangle if r["verified"]]
+        summary["tangle_seconds"] = {r["puzzle"]: r["seconds"] for r in tangle if r["verified"]}
+        summary["tangle_unsolved"] = {r["puzzle"]: r["status"] for r in tangle if not r["verified"]}
     out = {"summary": summary, "puzzles": rows,
            "machine": {"python": platform.python_version(), "platform": platform.platform()}}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

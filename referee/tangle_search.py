@@ -45,6 +45,11 @@ SHAPE_TURNS = {"circle": {2}, "triangle": {1, 3}, "triangle6": {1, 3}}
 is six bends; a triangle's border runs straight along its sides and turns by corners."""
 
 
+def _colours_of(edges) -> list[str]:
+    """A tile's colours in a fixed order (a set's order changes with the hash seed)."""
+    return [c for c in COLOURS if c in edges]
+
+
 def _step(c: Cell, e: int) -> Cell:
     return (c[0] + DIRECTIONS[e][0], c[1] + DIRECTIONS[e][1])
 
@@ -136,7 +141,7 @@ class TangleLoopSearch:
     def _closures(self, h: Cell) -> list[tuple[str, list[Cell]]]:
         """Loops the tile on ``h`` closes: (colour, cells)."""
         out = []
-        for colour in set(self.occ[h]):
+        for colour in _colours_of(self.occ[h]):
             cells, a, _ = self._line(h, colour)
             if a is None:
                 out.append((colour, cells))
@@ -398,7 +403,7 @@ class TangleLoopSearch:
         lines = []
         seen = set()
         for cell in self.placed:
-            for colour in set(self.occ[cell]):
+            for colour in _colours_of(self.occ[cell]):
                 if not self._can_open(colour) or (colour, cell) in seen:
                     continue
                 cells, a, b = self._line(cell, colour)

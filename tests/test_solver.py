@@ -7,6 +7,7 @@ import pytest
 
 from referee.board import Board, Placement, board_from_json, load
 from referee.errors import BadInput
+from referee.puzzle_defs import get_puzzle
 from referee.puzzles import check_puzzle
 from referee.solver import can_complete, solve
 
@@ -82,7 +83,19 @@ def test_pyramid_partial():
     assert check_puzzle("rainbow-blue", board_from_json(hint["solution"]))["solved"]
 
 
-def test_small_tangle_solved():
-    result = solve("tangle-two", time_limit=20)
+@pytest.mark.parametrize("name", ["tangle-two", "tangle-chain", "tangle-four", "tangle-necklace",
+                                  "tangle-padlock", "tangle-clownface", "tangle-bean-party",
+                                  "tangle-crop-circles"])
+def test_tangle_solved(name):
+    result = solve(name, time_limit=30)
     assert result.status == "solved"
-    assert check_puzzle("tangle-two", result.board)["solved"]
+    verdict = check_puzzle(name, result.board)
+    assert verdict["solved"], verdict["reasons"]
+    assert sorted(p.tile for p in result.board.tiles.values()) == sorted(get_puzzle(name).tiles)
+
+
+def test_tangle_alien_has_no_six_tile_yellow_circle():
+    # a 6-tile ring needs six bends of its colour; the Alien's tiles have two yellow bends
+    # (33 and 56), so under RULES.md's "circle = 6-tile ring" the search proves it impossible
+    result = solve("tangle-alien", time_limit=30)
+    assert result.status == "impossible"
