@@ -724,12 +724,21 @@ def _restarting_loop_search(tiles: list[int], colour: str, fixed: dict[Cell, Pla
     randomised runs escape it.  A run that ends within its budget has searched its whole
     tree, so its ``None`` proves there is no solution.
     """
-    budget, seed = RESTART_BASE, 0
+    return with_restarts(lambda rng, budget: _LoopSearch(tiles, colour, fixed, deadline, rng, budget),
+                         RESTART_BASE, deadline, stats)
+
+
+def with_restarts(make_search, first_budget: int, deadline: float, stats: dict[str, int]):
+    """Run ``make_search(rng, budget).run()`` with a node budget growing by 30 % per restart.
+
+    The first run is deterministic (``rng=None``), later ones are seeded 1, 2, ...; a run
+    raises ``_Restart`` when it exceeds its budget.  ``_Timeout`` once ``deadline`` passes.
+    """
+    budget, seed = first_budget, 0
     while True:
         if time.monotonic() > deadline:
             raise _Timeout
-        rng = random.Random(seed) if seed else None
-        s = _LoopSearch(tiles, colour, fixed, deadline, rng, budget)
+        s = make_search(random.Random(seed) if seed else None, budget)
         try:
             return s.run()
         except _Restart:

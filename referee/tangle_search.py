@@ -29,7 +29,7 @@ from .board import Board, Placement
 from .hexgrid import DIRECTIONS, Cell, distance
 from .puzzle_defs import Puzzle
 from .shapes import congruent, is_circle, is_triangle
-from .solver import _Restart, _Timeout, _box, _facing, _flood
+from .solver import _Restart, _Timeout, _box, _facing, _flood, with_restarts
 from .tiles import COLOURS, TILES, partners, rotated_edges
 
 LEAD_WITH_CAPPED = True
@@ -487,17 +487,5 @@ def solve_tangle(puzzle: Puzzle, deadline: float, stats: dict[str, int]) -> dict
     A run that ends within its node budget has searched its whole tree; ``None`` then means
     no arrangement with every tile on a traced loop exists.
     """
-    budget, seed = RESTART_BASE, 0
-    while True:
-        if time.monotonic() > deadline:
-            raise _Timeout
-        rng = random.Random(seed) if seed else None
-        s = TangleLoopSearch(puzzle, deadline, rng, budget)
-        try:
-            return s.run()
-        except _Restart:
-            budget = int(budget * 1.3) + 1
-            seed += 1
-        finally:
-            stats["nodes"] += s.nodes
-            stats["restarts"] = stats.get("restarts", 0) + 1
+    return with_restarts(lambda rng, budget: TangleLoopSearch(puzzle, deadline, rng, budget),
+                         RESTART_BASE, deadline, stats)
