@@ -99,11 +99,6 @@ class Board:
         """The tile numbers on the board."""
         return {p.tile for p in self.tiles.values()}
 
-    def edge_colour(self, cell: Cell, edge: int) -> str | None:
-        """Colour on ``edge`` of the tile at ``cell`` (``None`` if the cell is empty)."""
-        p = self.tiles.get(cell)
-        return None if p is None else p.edges[edge]
-
     def tile_neighbours(self, cell: Cell) -> int:
         """How many of the six neighbours of ``cell`` hold a tile."""
         tiles = self.tiles
@@ -117,9 +112,6 @@ class Board:
         """The Tantrix: the largest connected group (empty set on an empty board)."""
         groups = self.groups()
         return groups[0] if groups else set()
-
-    def sorted_cells(self) -> list[Cell]:
-        return sorted(self.tiles)
 
     # -- JSON -----------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

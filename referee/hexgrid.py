@@ -4,14 +4,12 @@ A cell is a ``(q, r)`` tuple of ints; ``r`` grows downwards (south).
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable
 
 Cell = tuple[int, int]
 
 DIRECTIONS: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 """Offset to the neighbour across edge 0..5 (N, NE, SE, S, SW, NW)."""
-
-EDGE_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
 
 
 def opposite(edge: int) -> int:
@@ -97,16 +95,6 @@ def components(cells: Iterable[Cell]) -> list[set[Cell]]:
         out.append(group)
     out.sort(key=lambda g: (-len(g), min(g)))
     return out
-
-
-def iter_box(cells: Iterable[Cell], margin: int = 0) -> Iterator[Cell]:
-    """Every cell of the axial bounding parallelogram of ``cells`` grown by ``margin``."""
-    cells = list(cells)
-    qs = [c[0] for c in cells]
-    rs = [c[1] for c in cells]
-    for q in range(min(qs) - margin, max(qs) + margin + 1):
-        for r in range(min(rs) - margin, max(rs) + margin + 1):
-            yield (q, r)
 
 
 def to_pixel(cell: Cell, size: float = 1.0) -> tuple[float, float]:

@@ -475,29 +475,6 @@ class _PyramidSearch:
                 out.append((e, n[0][(e + 3) % 6]))
         return out
 
-    def _ahead(self, h: Cell, ends: int, unused: set[int]) -> bool:
-        """Forward check: every empty pyramid cell beside ``h`` can still take some tile."""
-        col, cells, occ = self.colour, self.cells, self.occ
-        for dq, dr in DIRECTIONS:
-            c = (h[0] + dq, h[1] + dr)
-            if c not in cells or c in occ:
-                continue
-            facing = self._facing(c)
-            out_edges = self.outside_edges[c]
-            found = False
-            for t in unused:
-                for k, edges, part in self.rots[t]:
-                    if all(edges[e] == f for e, f in facing):
-                        a = edges.index(col)
-                        if ends + (a in out_edges) + (part[a] in out_edges) <= 2:
-                            found = True
-                            break
-                if found:
-                    break
-            if not found:
-                return False
-        return True
-
 
 def _one_per_orbit(cells: frozenset[Cell]) -> frozenset[Cell]:
     """One cell of each orbit of the 120° turn that maps the triangle ``cells`` onto itself."""

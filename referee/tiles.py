@@ -12,8 +12,6 @@ from functools import lru_cache
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue")
 """The four link colours, in the order used for every per-colour table."""
 
-BACK_COLOURS: tuple[str, ...] = ("yellow", "red", "blue", "green", "white")
-
 SHAPE_BY_GAP = {1: "corner", 2: "bend", 3: "straight"}
 """Link shape from the edge distance between its two ends (1, 2 or 3 steps)."""
 

@@ -8,18 +8,17 @@ from referee.analysis import analyze
 from referee.textview import render_text
 
 from . import jsonout
-from .inputs import load_position, load_profile
+from .inputs import add_format_option, add_profile_option, load_position, load_profile
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("analyze", help="report what a referee says about a board JSON or a photo",
                        description="Print the analysis report (CONTRACT.md) of a board JSON file or a photo.")
     p.add_argument("source", metavar="BOARD.json|PHOTO")
-    p.add_argument("--format", choices=("json", "text"), default="json",
-                   help="json (default): the report JSON; text: a board drawing, findings and scores")
+    add_format_option(p)
     p.add_argument("--bag-empty", action="store_true",
                    help="treat the bag as empty (endgame: restraints lifted) whatever the input says")
-    p.add_argument("--profile", metavar="FILE", help="calibration profile for reading a photo")
+    add_profile_option(p)
     p.set_defaults(func=run)
 
 

@@ -8,7 +8,7 @@ from referee.errors import BadInput
 from referee.puzzles import check_puzzle, puzzle_names
 
 from . import jsonout
-from .inputs import load_position, load_profile
+from .inputs import add_format_option, add_profile_option, load_position, load_profile
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,8 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also say whether the tiles on the table can still be completed (hint engine)")
     p.add_argument("--time-limit", type=float, default=10.0, metavar="S",
                    help="seconds for --hint (default 10)")
-    p.add_argument("--format", choices=("json", "text"), default="json")
-    p.add_argument("--profile", metavar="FILE", help="calibration profile for reading a photo")
+    add_format_option(p)
+    add_profile_option(p)
     p.set_defaults(func=run)
 
 

@@ -7,7 +7,7 @@ from referee.errors import BadInput
 from referee.moves import MoveContext, all_moves, forced_fills
 
 from . import jsonout
-from .inputs import load_position, load_profile
+from .inputs import add_profile_option, load_position, load_profile
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("tiles", metavar="TILE", nargs="+", type=int, help="tile numbers (a hand)")
     p.add_argument("--explain", action="store_true", help="also list illegal placements with reasons")
     p.add_argument("--bag-empty", action="store_true", help="restraints lifted (endgame)")
-    p.add_argument("--profile", metavar="FILE", help="calibration profile for reading a photo")
+    add_profile_option(p)
     p.set_defaults(func=run)
 
 

@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from . import jsonout
+from .inputs import add_profile_option, load_profile
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -14,16 +15,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("photo", help="photo of the table (JPEG, PNG, ...)")
     p.add_argument("--overlay", metavar="OUT.png",
                    help="also write the photo with the reading drawn on it")
-    p.add_argument("--profile", metavar="FILE",
-                   help="calibration profile (tantrix calibrate): camera, table plane and/or colours")
+    add_profile_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from vision import overlay
     from vision.reader import read
-
-    from .inputs import load_profile
 
     scene, board = read(args.photo, load_profile(args.profile))
     if args.overlay:

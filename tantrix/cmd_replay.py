@@ -7,7 +7,7 @@ import sys
 from referee.replay import parse_players, render_text, replay
 
 from . import jsonout
-from .inputs import load_position, load_profile
+from .inputs import add_format_option, add_profile_option, load_position, load_profile
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,8 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="players in turn order with their colours, e.g. ann:red bob:yellow")
     p.add_argument("--first", type=int, default=0, metavar="I",
                    help="index in --players of the player who moves first (default 0)")
-    p.add_argument("--format", choices=("json", "text"), default="json")
-    p.add_argument("--profile", metavar="FILE", help="calibration profile for reading photos")
+    add_format_option(p)
+    add_profile_option(p)
     p.set_defaults(func=run)
 
 

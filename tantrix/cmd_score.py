@@ -7,7 +7,7 @@ import sys
 from referee.loops_scoring import score_pattern
 
 from . import jsonout
-from .inputs import load_position, load_profile
+from .inputs import add_format_option, add_profile_option, load_position, load_profile
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -15,8 +15,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Score a Loops pattern: links on loops by shape (corner 1, bend 2, "
                                    "straight 3), +1 per loop, Snowflake +7, Mandala +2.")
     p.add_argument("source", metavar="BOARD.json|PHOTO")
-    p.add_argument("--format", choices=("json", "text"), default="json")
-    p.add_argument("--profile", metavar="FILE", help="calibration profile for reading a photo")
+    add_format_option(p)
+    add_profile_option(p)
     p.set_defaults(func=run)
 
 

@@ -1,6 +1,7 @@
 """Loading a position for a command: a board JSON file or a photo of the table."""
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 from typing import Any
 
@@ -52,3 +53,15 @@ def load_profile(path: str | Path | None) -> Any:
     from calibration.profile import load_profile as _load
 
     return _load(path)
+
+
+def add_profile_option(parser: argparse.ArgumentParser) -> None:
+    """``--profile FILE``: the calibration profile used when an input is a photo."""
+    parser.add_argument("--profile", metavar="FILE",
+                        help="calibration profile (tantrix calibrate) used when reading a photo")
+
+
+def add_format_option(parser: argparse.ArgumentParser) -> None:
+    """``--format json|text``: JSON for programs (default) or a readable view for people."""
+    parser.add_argument("--format", choices=("json", "text"), default="json",
+                        help="json (default) for programs, text for people")
