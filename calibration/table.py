@@ -124,14 +124,24 @@ def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 # -- building a profile ------------------------------------------------------------------
 
-def _frame(plane_h: np.ndarray, size: tuple[int, int], max_side_factor: float = 2.0) -> tuple[np.ndarray, tuple[int, int], float]:
+MAX_ZOOM = 2.0
+"""Largest linear magnification, relative to the photo centre, that the rectified view keeps.
+
+A tilted camera sees the far table small; rectifying blows it up by (depth ratio)^1.5,
+without bound towards the horizon.  Beyond twice the centre's scale the photo holds
+little detail, and keeping it made rectified images up to 12 times the photo's pixels
+(mostly stretched far-off table), which the reader then shrank, tiles included."""
+
+
+def _frame(plane_h: np.ndarray, size: tuple[int, int], max_side_factor: float = 2.0,
+           max_zoom: float = MAX_ZOOM) -> tuple[np.ndarray, tuple[int, int], float]:
     """Turn a photo→plane homography into photo→rectified.
 
     The rectified image keeps the photo's pixel density at the photo centre and its
-    "up" direction there, and is cropped to what the photo shows (at most
-    ``max_side_factor`` times the photo's long side each way, since near the horizon a
-    tilted view stretches without bound).  Returns (homography, size, scale) where
-    scale is rectified px per plane unit.
+    "up" direction there, and is cropped to what the photo shows where the rectified
+    view magnifies the photo at most ``max_zoom`` times the centre's scale (and at most
+    ``max_side_factor`` times the photo's long side each way).  Returns (homography,
+    size, scale) where scale is rectified px per plane unit.
     """
     w, h = size
     c = np.array([(w - 1) / 2, (h - 1) / 2])
@@ -146,16 +156,17 @@ def _frame(plane_h: np.ndarray, size: tuple[int, int], max_side_factor: float = 
     if np.linalg.det(jac) < 0:  # plane axes mirrored relative to the photo: flip y back
         sim[1, :] *= -1
     hr = sim @ plane_h
-    # Bounds: the photo's border, sampled, where it lies in front of the camera.
-    border = np.concatenate([
-        np.column_stack([np.linspace(0, w - 1, 64), np.zeros(64)]),
-        np.column_stack([np.linspace(0, w - 1, 64), np.full(64, h - 1.0)]),
-        np.column_stack([np.zeros(64), np.linspace(0, h - 1, 64)]),
-        np.column_stack([np.full(64, w - 1.0), np.linspace(0, h - 1, 64)]),
-    ])
-    hom = np.hstack([border, np.ones((len(border), 1))]) @ hr.T
-    front = hom[:, 2] * (np.array([c[0], c[1], 1.0]) @ hr[2]) > 0
-    pts = hom[front, :2] / hom[front, 2:3]
+    # Bounds: photo points on a grid, in front of the camera and not magnified beyond
+    # max_zoom.  A homography's Jacobian determinant is det(H) / w^3 (w its third row
+    # times [x, y, 1]), so the linear zoom relative to the centre is (w_centre / w)^1.5.
+    gx, gy = np.meshgrid(np.linspace(0, w - 1, 97), np.linspace(0, h - 1, 97))
+    grid = np.column_stack([gx.ravel(), gy.ravel()])
+    hom = np.hstack([grid, np.ones((len(grid), 1))]) @ hr.T
+    w_centre = np.array([c[0], c[1], 1.0]) @ hr[2]
+    ratio = hom[:, 2] / w_centre
+    keep = ratio > 0
+    keep[keep] = ratio[keep] ** -1.5 <= max_zoom
+    pts = hom[keep, :2] / hom[keep, 2:3]
     centre = _apply(hr, c[None])[0]
     limit = max_side_factor * max(w, h)
     lo = np.maximum(pts.min(axis=0), centre - limit)
