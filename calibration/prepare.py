@@ -35,6 +35,16 @@ def _identity(points: np.ndarray) -> np.ndarray:
     return np.asarray(points, np.float64).reshape(-1, 2)
 
 
+def _surround(image: np.ndarray) -> tuple[int, ...]:
+    """Median colour of the photo's outer frame (mostly table): fills what the rectified
+    view shows beyond the photo, where black would look like one huge tile body."""
+    h, w = image.shape[:2]
+    m = max(1, min(h, w) // 50)
+    px = image.reshape(h, w, -1)
+    ring = np.concatenate([part.reshape(-1, px.shape[2]) for part in (px[:m], px[-m:], px[:, :m], px[:, -m:])])
+    return tuple(int(v) for v in np.median(ring, axis=0)) + (0,) * (4 - px.shape[2])
+
+
 def prepare(image: np.ndarray, profile: Profile | None) -> Prepared:
     """Apply the profile's geometry to a BGR photo.
 
@@ -48,7 +58,7 @@ def prepare(image: np.ndarray, profile: Profile | None) -> Prepared:
     h, w = image.shape[:2]
     table, camera = profile.table, profile.camera
     if table is not None and tuple(table.image_size) == (w, h):
-        flat = rectify(image, table, camera)
+        flat = rectify(image, table, camera, border=_surround(image))
         return Prepared(flat, lambda pts: table.to_photo(pts, camera), float(table.tile_pitch_px),
                         ("undistort", "rectify") if camera is not None else ("rectify",))
     if camera is not None:
