@@ -1,6 +1,7 @@
 """Fixed-camera benchmark: live frames read with and without a table profile from one calibration photo.
 
     python -m bench.fixed_camera_bench [--stands N] [--frames M] [--tier hard] [--max-side PX]
+                                       [--first I] [--camera] [--out NAME]
 
 A camera on a stand sees the table the same way in every frame, so one calibration photo
 fixes the table plane (``tantrix calibrate table``).  For each of N *stands* (stand ``i``
@@ -25,7 +26,10 @@ lie ``tile_pitch_px`` apart in every lattice direction.
 
 Frames are cached under ``bench.datasets.data_root() / "fixed-camera"`` (keyed by the
 stand's parameters, so reruns only read).  Writes ``bench/results/fixed_camera.json`` and
-``bench/results/fixed_camera.md``.
+``bench/results/fixed_camera.md`` (``--out NAME``: ``bench/results/NAME.*``).  ``--camera``
+adds a third reading: a camera profile of the stand's lens (from virtual chessboard views,
+``bench.calibration_bench.camera_profile_for``) saved first, so the table calibration and
+every frame are undistorted as well as rectified.
 
 scenegen aims its camera at each board; here :func:`fixed_camera` swaps the renderer's
 camera placement for the stand's camera (and lays the printed board on the table for the
@@ -264,12 +268,18 @@ def ensure_stand(stand: Stand, root: Path) -> tuple[Path, list[tuple[Path, dict]
 
 # -- calibrating, checking, reading -------------------------------------------------------------
 
-def calibrate_table(photo: Path, out: Path) -> tuple[Any, str | None]:
-    """Run ``tantrix calibrate table PHOTO --tile-mm 45 -o OUT``; (profile or None, error line)."""
-    from calibration.profile import load
+def calibrate_table(photo: Path, out: Path, camera: Any = None) -> tuple[Any, str | None]:
+    """Run ``tantrix calibrate table PHOTO --tile-mm 45 -o OUT``; (profile or None, error line).
+
+    With ``camera`` (a ``CameraProfile``) OUT first holds that camera section, which the
+    command uses to undistort, as after ``tantrix calibrate camera``.
+    """
+    from calibration.profile import Profile, load
     from tantrix.cli import main as cli
 
     out.unlink(missing_ok=True)
+    if camera is not None:
+        Profile(camera=camera).save(out)
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
         code = cli(["calibrate", "table", str(photo), "-o", str(out), "--tile-mm", str(TILE_MM),
@@ -279,7 +289,7 @@ def calibrate_table(photo: Path, out: Path) -> tuple[Any, str | None]:
     return load(out), None
 
 
-def rectified_spacing(table, truths: list[dict]) -> dict[str, Any]:
+def rectified_spacing(table, truths: list[dict], camera: Any = None) -> dict[str, Any]:
     """How regular the true tile centres are in the rectified view.
 
     For each of the three lattice directions, the median distance between the rectified
@@ -294,7 +304,7 @@ def rectified_spacing(table, truths: list[dict]) -> dict[str, Any]:
         if len(cells) < 2:
             continue
         keys = list(cells)
-        rect = table.to_rectified(np.array([cells[c] for c in keys], float))
+        rect = table.to_rectified(np.array([cells[c] for c in keys], float), camera)
         at = dict(zip(keys, rect))
         for c in keys:
             for e in range(3):
@@ -325,27 +335,44 @@ def read_scored(path: Path, truth: dict, profile: Any) -> dict[str, Any]:
     return row
 
 
-VARIANTS = ("without", "with-table")
+def _profile_entry(profile: Any, truths: list[dict]) -> dict[str, Any]:
+    t = profile.table
+    return {"tile_pitch_px": round(t.tile_pitch_px, 2), "tilt_deg": t.tilt_deg, "rms_px": t.rms_px,
+            "rectified_size": list(t.rectified_size), **rectified_spacing(t, truths, profile.camera)}
 
 
 def run(tier: str = "hard", stands: int = 4, frames: int = 8, max_side: int = 1280, first: int = 0,
-        progress: bool = True, root: Path | None = None) -> dict[str, Any]:
-    """The whole benchmark; returns the report (see :func:`markdown`)."""
+        camera: bool = False, progress: bool = True, root: Path | None = None) -> dict[str, Any]:
+    """The whole benchmark; returns the report (see :func:`markdown`).
+
+    Variants: ``without`` (no profile), ``with-table`` (the table profile) and, with
+    ``camera``, ``with-camera-table`` (a camera profile of the stand's lens, from
+    ``bench.calibration_bench.camera_profile_for``, then the table profile on top).
+    """
     from tqdm import tqdm
 
     from bench.datasets import data_root
     from bench.recognition import summarise
 
+    variants = ("without", "with-table") + (("with-camera-table",) if camera else ())
+
     root = root or data_root() / "fixed-camera"
     bar = tqdm(total=stands * (frames + 1), desc="fixed-camera stands", unit="photo", file=sys.stderr,
                disable=not progress)
-    rows: dict[str, list[dict]] = {v: [] for v in VARIANTS}
+    rows: dict[str, list[dict]] = {v: [] for v in variants}
     per_stand = []
     for i in range(first, first + stands):
         stand = make_stand(tier, i, frames, max_side)
         bar.set_postfix_str(f"stand {i}: rendering")
         cal, shots = ensure_stand(stand, root)
-        profile, err = calibrate_table(cal, cal.with_name("profile.json"))
+        profiles = {"without": None}
+        profiles["with-table"], err = calibrate_table(cal, cal.with_name("profile.json"))
+        cam_err = None
+        if camera:
+            from bench.calibration_bench import camera_profile_for
+
+            profiles["with-camera-table"], cam_err = calibrate_table(
+                cal, cal.with_name("profile-camera.json"), camera_profile_for(stand.params, stand.index))
         bar.update(1)
         p = stand.params
         entry: dict[str, Any] = {
@@ -354,31 +381,34 @@ def run(tier: str = "hard", stands: int = 4, frames: int = 8, max_side: int = 12
             "exposure": p["light"]["exposure"], "tile_px": p["tile_px"], "calibration_error": err,
             "frames": [],
         }
-        if profile is not None:
-            t = profile.table
-            entry["profile"] = {"tile_pitch_px": round(t.tile_pitch_px, 2), "tilt_deg": t.tilt_deg,
-                                "rms_px": t.rms_px, "rectified_size": list(t.rectified_size),
-                                **rectified_spacing(t, [tr for _, tr in shots])}
-        stand_rows: dict[str, list[dict]] = {v: [] for v in VARIANTS}
+        truths = [tr for _, tr in shots]
+        if profiles["with-table"] is not None:
+            entry["profile"] = _profile_entry(profiles["with-table"], truths)
+        if camera:
+            entry["camera_calibration_error"] = cam_err
+            if profiles["with-camera-table"] is not None:
+                entry["camera_profile"] = _profile_entry(profiles["with-camera-table"], truths)
+        stand_rows: dict[str, list[dict]] = {v: [] for v in variants}
         for j, (path, truth) in enumerate(shots):
             bar.set_postfix_str(f"stand {i}: reading")
             frame = {"frame": j, "tiles": len(truth["tiles"])}
-            for v in VARIANTS:
-                # an uncalibrated stand reads as without a profile (what a user would get)
-                row = read_scored(path, truth, profile if v == "with-table" else None)
+            for v in variants:
+                # an uncalibrated stand reads as without a profile
+                row = read_scored(path, truth, profiles[v])
                 stand_rows[v].append(row)
                 rows[v].append(row)
                 frame[v] = {"agree": row["agree"], "read": row["read_tiles"], "tp": row["tp"],
                             "perfect": row["perfect"], "seconds": row["seconds"], "error": row["error"]}
             entry["frames"].append(frame)
             bar.update(1)
-        entry["summary"] = {v: summarise(stand_rows[v]) for v in VARIANTS}
+        entry["summary"] = {v: summarise(stand_rows[v]) for v in variants}
         per_stand.append(entry)
     bar.close()
     return {"tier": tier, "stands": stands, "frames_per_stand": frames, "max_side": max_side,
             "first_stand": first, "tile_mm": TILE_MM, "board": f"chessboard {SQUARES[0]}x{SQUARES[1]} "
             f"squares of {SQUARE_MM:g} mm", "generator_version": GENERATOR_VERSION,
-            "summary": {v: summarise(rows[v]) for v in VARIANTS}, "per_stand": per_stand}
+            "variants": list(variants), "summary": {v: summarise(rows[v]) for v in variants},
+            "per_stand": per_stand}
 
 
 def _pct(x) -> str:
@@ -397,18 +427,23 @@ def markdown(report: dict[str, Any]) -> str:
         lines.append(f"| {v} | {_pct(s['identity_accuracy'])} | {_pct(s['position_accuracy'])} | "
                      f"{_pct(s['perfect_board_rate'])} | {_pct(s['detection_precision'])} / "
                      f"{_pct(s['detection_recall'])} | {s['reader_errors']} | {s['median_seconds']} |")
-    lines += ["", "| stand | photo | tilt | k1 | table | tile px | profile pitch px (truth ratio, anisotropy) | "
-              "identity without → with | perfect without → with | median s without / with |",
+    variants = report.get("variants", list(report["summary"]))
+    names = " / ".join(variants)
+    lines += ["", "Per stand (tile px: tile width at the photo centre; profile: tile pitch in the rectified "
+              "view, true centres' spacing / pitch, spread between lattice directions; tilt measured / true):", "",
+              f"| stand | photo | tilt | k1 | table | tile px | profile pitch px (ratio, anisotropy) | "
+              f"identity {names} | perfect {names} | median s {names} |",
               "|---|---|---|---|---|---|---|---|---|---|"]
     for e in report["per_stand"]:
         pr = e.get("profile")
-        prof = (f"{pr['tile_pitch_px']} ({pr['pitch_ratio']}, {_pct(pr['anisotropy'])})" if pr
-                else f"calibration failed: {e['calibration_error']}")
-        s0, s1 = e["summary"]["without"], e["summary"]["with-table"]
-        lines.append(f"| {e['stand']} | {e['size'][0]}×{e['size'][1]} | {e['tilt_deg']:.0f}° | {e['k1']:+.2f} | "
-                     f"{e['table']} | {e['tile_px']:.0f} | {prof} | {_pct(s0['identity_accuracy'])} → "
-                     f"{_pct(s1['identity_accuracy'])} | {_pct(s0['perfect_board_rate'])} → "
-                     f"{_pct(s1['perfect_board_rate'])} | {s0['median_seconds']} / {s1['median_seconds']} |")
+        prof = (f"{pr['tile_pitch_px']} ({pr['pitch_ratio']}, {_pct(pr['anisotropy'])}); tilt "
+                f"{pr['tilt_deg']:.1f}°" if pr else f"calibration failed: {e['calibration_error']}")
+        ss = [e["summary"][v] for v in variants]
+        lines.append(f"| {e['stand']} | {e['size'][0]}×{e['size'][1]} | {e['tilt_deg']:.1f}° | {e['k1']:+.2f} | "
+                     f"{e['table']} | {e['tile_px']:.0f} | {prof} | "
+                     + " → ".join(_pct(s["identity_accuracy"]) for s in ss) + " | "
+                     + " → ".join(_pct(s["perfect_board_rate"]) for s in ss) + " | "
+                     + " / ".join(str(s["median_seconds"]) for s in ss) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -419,6 +454,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tier", default="hard", help="scenegen tier the stands are drawn from (default hard)")
     ap.add_argument("--max-side", type=int, default=1280, help="scale photos down to this long side (default 1280)")
     ap.add_argument("--first", type=int, default=0, help="index of the first stand (default 0)")
+    ap.add_argument("--camera", action="store_true",
+                    help="also read with a camera profile of the stand's lens under the table profile")
     ap.add_argument("--out", default="fixed_camera", help="results name (default fixed_camera)")
     args = ap.parse_args(argv)
     from scenegen import TIERS
@@ -426,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown tier {args.tier!r}; known: {', '.join(TIERS)}")
     if args.stands < 1 or args.frames < 1 or args.max_side < 320:
         ap.error("--stands and --frames must be at least 1, --max-side at least 320")
-    report = run(args.tier, args.stands, args.frames, args.max_side, args.first)
+    report = run(args.tier, args.stands, args.frames, args.max_side, args.first, args.camera)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"{args.out}.json").write_text(json.dumps(report, indent=1) + "\n")
     (RESULTS / f"{args.out}.md").write_text(markdown(report))
