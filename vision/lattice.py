@@ -4,9 +4,10 @@ The lattice plane is CONTRACT.md's frame with unit hexagon size (centre-to-corne
 cell ``(q, r)`` has its centre at ``referee.hexgrid.to_pixel((q, r))``, corners at angles
 0°, 60°, ... and edge ``k``'s midpoint at angle ``-90° + 60° k`` (y down, like an image).
 
-How it is found, on a "link" image (how much each pixel looks like a coloured link, 0..1):
-1. the strongest Fourier peaks give an affine guess of two neighbour vectors (links meet
-   every tile edge at its midpoint, so the photo is periodic with the lattice);
+The pieces the search (search.py) uses, on a "link" image (how much each pixel looks like
+a coloured link, 0..1):
+1. the autocorrelation's ring of peaks gives an affine guess of two neighbour vectors
+   (links meet every tile edge at its midpoint, so the photo is periodic with the lattice);
 2. the phase is the offset that puts the most link colour on edge midpoints and the least
    on corners (every Tantrix corner is black), found by folding the image into one cell;
 3. cells are refined one by one and a homography is fitted to them, growing outwards from
@@ -209,19 +210,27 @@ _FOLD = 24
 
 
 def fold_phase(link: np.ndarray, base: np.ndarray, weight_centre: np.ndarray, radius: float
-               ) -> tuple[np.ndarray, float]:
-    """Best lattice offset (image px) for neighbour vectors ``base`` and its contrast score.
+               ) -> tuple[np.ndarray, float, float]:
+    """Best lattice offset (image px) for neighbour vectors ``base``, with its scores.
 
-    Only pixels within ``radius`` px of ``weight_centre`` are folded, so perspective does not
-    smear the phase.
+    The link image near ``weight_centre`` (within ``radius`` px, so that perspective does
+    not smear the phase) is folded into one cell and matched against the Tantrix pattern
+    (link colour on edge midpoints, black corners).  Returns ``(offset, score, ncc)``:
+    ``score`` the raw match (grows with contrast), ``ncc`` the match normalised by the
+    fold's own variation (-1..1), which compares lattices of different sizes fairly.
     """
     h, w = link.shape
     step = max(1, int(np.linalg.norm(base[:, 0]) / 10))
-    ys, xs = np.mgrid[0:h:step, 0:w:step]
+    cx, cy = float(weight_centre[0]), float(weight_centre[1])
+    x0, x1 = max(0, int(cx - radius)), min(w, int(cx + radius) + 1)
+    y0, y1 = max(0, int(cy - radius)), min(h, int(cy + radius) + 1)
+    ys, xs = np.mgrid[y0:y1:step, x0:x1:step]
     xs = xs.ravel().astype(np.float64)
     ys = ys.ravel().astype(np.float64)
-    near = (xs - weight_centre[0]) ** 2 + (ys - weight_centre[1]) ** 2 < radius ** 2
+    near = (xs - cx) ** 2 + (ys - cy) ** 2 < radius ** 2
     xs, ys = xs[near], ys[near]
+    if len(xs) == 0:
+        return np.asarray(weight_centre, np.float64), 0.0, 0.0
     vals = link[ys.astype(int), xs.astype(int)]
     uv = np.linalg.solve(base, np.stack([xs, ys]))  # (2, N) in neighbour-vector units
     ui = (np.floor((uv[0] % 1.0) * _FOLD)).astype(int) % _FOLD
@@ -236,10 +245,13 @@ def fold_phase(link: np.ndarray, base: np.ndarray, weight_centre: np.ndarray, ra
     score = np.real(np.fft.ifft2(np.fft.fft2(fold) * np.conj(np.fft.fft2(t))))
     dv, du = np.unravel_index(np.argmax(score), score.shape)
     offset = base @ np.array([(du + 0.5) / _FOLD, (dv + 0.5) / _FOLD])
-    return offset, float(score.max())
+    best = float(score.max())
+    ncc = best / (float(np.linalg.norm(fold)) * _TEMPLATE_NORM[0] + 1e-9)
+    return offset, best, ncc
 
 
 _TEMPLATE: list[np.ndarray] = []
+_TEMPLATE_NORM: list[float] = []
 
 
 def _template_cached() -> np.ndarray:
@@ -255,7 +267,9 @@ def _template_cached() -> np.ndarray:
         for dv in (-1, 0, 1):
             for du in (-1, 0, 1):
                 k += np.roll(np.roll(t, dv, 0), du, 1) * (1.0 if dv == du == 0 else 0.5)
+        k -= k.mean()
         _TEMPLATE.append(k)
+        _TEMPLATE_NORM.append(float(np.linalg.norm(k)))
     return _TEMPLATE[0]
 
 
@@ -318,41 +332,6 @@ def refine(link: np.ndarray, lat: Lattice, cells: np.ndarray, min_contrast: floa
     if H is None:
         return lat, cells[good]
     return Lattice(H, lat.score), cells[good]
-
-
-def fit_lattice(link: np.ndarray, mask: np.ndarray | None = None) -> Lattice | None:
-    """Find the lattice in a link image (float32 0..1, working scale); ``None`` if none.
-
-    ``mask`` (uint8, nonzero on tile-like pixels) says where the tiles are, to centre the
-    search; without it the link image's own mass is used.
-    """
-    h, w = link.shape
-    # the link colour's own centre of mass: the tile mask may include a dark table
-    m = cv2.moments(link)
-    if m["m00"] <= 0:
-        return None
-    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
-    # FFT on a reduced copy for speed
-    f = min(1.0, 256.0 / max(h, w))
-    small = cv2.resize(link, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else link
-    bases = []
-    for b in autocorr_bases(small, max_candidates=3):
-        bases += [b / f, 2 * b / f]
-    best: Lattice | None = None
-    for base in bases:
-        size = np.linalg.norm(base[:, 0]) / SQ3
-        if size < 4:
-            continue
-        radius = 4.5 * size * SQ3
-        offset, score = fold_phase(link, base, centre, radius)
-        # normalise so a lattice and its double are comparable: contrast per sample
-        lat = Lattice(affine_from_basis(base, offset), score)
-        lat = _grow(link, lat, centre, w, h)
-        if lat is None:
-            continue
-        if best is None or lat.score > best.score * 1.1:
-            best = lat
-    return best
 
 
 def _supported(lat: Lattice, cells: np.ndarray, support: np.ndarray | None) -> np.ndarray:

@@ -16,10 +16,11 @@ import numpy as np
 from referee.board import Board
 from referee.hexgrid import components, neighbours
 
-from . import bodies, colours, identify, lattice, second_look
+from . import bodies, colours, identify, lattice, search, second_look
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
-from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice
+from .lattice import BASIS, MIDPOINTS, SQ3, Lattice
+from .sampling import sample_cells
 
 WORK_SIDE = 800
 """Longest side of the working image used for finding tiles (px)."""
@@ -52,24 +53,6 @@ LOW_CONFIDENCE = 0.5
 """Readings under this confidence are not given as tiles: they are listed as unreadable
 (two tiles fit the colours seen about equally well; guessing would mislead the referee)."""
 
-# edge sample pattern in plane units: along the centre→midpoint ray and across it
-_RAY = np.array([0.68, 0.76, 0.84])
-_ACROSS = np.array([-0.07, 0.0, 0.07])
-
-
-def _edge_offsets() -> np.ndarray:
-    """(6, P, 2) plane offsets of the sample points of each edge."""
-    out = []
-    for k in range(6):
-        d = MIDPOINTS[k] / np.linalg.norm(MIDPOINTS[k])
-        n = np.array([-d[1], d[0]])
-        pts = [(SQ3 / 2) * t * d + a * n for t in _RAY for a in _ACROSS]
-        out.append(pts)
-    return np.array(out)
-
-
-EDGE_OFFSETS = _edge_offsets()
-CORNER_OFFSETS = CORNERS * 0.8
 
 
 @dataclass
@@ -120,53 +103,6 @@ def _choose_frame(lat: Lattice, cells: np.ndarray) -> tuple[Lattice, int]:
     return Lattice(lat.H @ R, lat.score), k
 
 
-def _find_lattice(link: np.ndarray, mask: np.ndarray) -> Lattice | None:
-    h, w = link.shape
-    cands: list[Lattice] = []
-    lat = lattice.fit_lattice(link, mask)
-    if lat is not None:
-        cands.append(lat)
-    hexes = sorted(bodies.single_hexagons(mask), key=lambda x: -x.iou * x.size)
-    for hx in hexes[:2]:
-        H = np.eye(3)
-        H[:2, :2] = hx.M
-        H[:2, 2] = hx.centre
-        grown = lattice._grow(link, Lattice(H), hx.centre, w, h)  # from the blob itself
-        if grown is not None:
-            cands.append(grown)
-    if not cands:
-        return None
-    best = max(cands, key=lambda c: c.score)
-    return _polish_scale(link, best)
-
-
-def _polish_scale(link: np.ndarray, lat: Lattice) -> Lattice:
-    """Try the lattice a little larger and smaller about the board's middle; keep the best.
-
-    Local shifts let a lattice a few per cent off in scale still fit the middle cells, so
-    the growth can settle on a wrong scale; re-growing from scaled copies escapes that.
-    """
-    h, w = link.shape
-    m = cv2.moments(link)
-    if m["m00"] <= 0:
-        return lat
-    c = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
-    best = lat
-    for f in (0.88, 0.94, 1.06, 1.13):
-        T = np.array([[f, 0, (1 - f) * c[0]], [0, f, (1 - f) * c[1]], [0, 0, 1.0]])
-        grown = lattice._grow(link, Lattice(T @ lat.H), c, w, h)
-        if grown is not None and grown.score > best.score * 1.02:
-            best = grown
-    return best
-
-
-def _lab_samples(bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Lab (a, b centred on 0) of a BGR uint8 image sampled at points (..., 2)."""
-    v = lattice.sample(bgr, pts)
-    lab = colours.to_lab(np.clip(v.reshape(-1, 1, 3) + 0.5, 0, 255).astype(np.uint8))
-    return lab.reshape(v.shape).astype(np.float64)
-
-
 def _with_weak_neighbours(cells: np.ndarray, con: np.ndarray) -> np.ndarray:
     """Cells to read: clear ones, and faint ones (blur, glare, a tile at the photo's
     edge) that touch a clear one; the faint ones must then read clearly to be kept."""
@@ -184,16 +120,6 @@ def _with_weak_neighbours(cells: np.ndarray, con: np.ndarray) -> np.ndarray:
 
 def _median_size(lat: Lattice, cells: np.ndarray) -> float:
     return float(np.median(lat.cell_size(cells))) if len(cells) else 10.0
-
-
-def _sample_cells(bgr: np.ndarray, lat_full: Lattice, cells: np.ndarray, shifts: np.ndarray
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """Median Lab per edge (N, 6, 3) and Lab per corner (N, 6, 3) of each cell."""
-    centres = cells.astype(np.float64) @ BASIS.T + shifts
-    v = _lab_samples(bgr, lat_full.to_image(centres[:, None, None, :] + EDGE_OFFSETS[None]))
-    edges = np.median(v, axis=2)
-    corners = _lab_samples(bgr, lat_full.to_image(centres[:, None, :] + CORNER_OFFSETS[None]))
-    return edges, corners
 
 
 def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated"
@@ -217,30 +143,32 @@ def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated"
     return model, link, mask
 
 
-def analyse(source: Any, profile: Any = None) -> Scene:
+def analyse(source: Any, profile: Any = None, pitch_px: float | None = None) -> Scene:
     """Run the whole pipeline and keep the intermediate results.
 
     The link image is first gated by the grey tile bodies (a coloured table is not a
     link); when that read looks poor (see :func:`second_look.wanted`) the photo is read
     again without the gate (bodies lighter than a black cloth, warm light tinting them)
-    and the better read is kept.
+    and the better read is kept.  ``pitch_px``: the expected centre distance of touching
+    tiles in ``source``'s pixels, when a table profile knows it (a hint to the search).
     """
-    scene = _analyse_once(source, profile, second_look.LOOKS[0])
+    scene = _analyse_once(source, profile, second_look.LOOKS[0], pitch_px)
     for look in second_look.LOOKS[1:]:
         if not second_look.wanted(scene):
             break
-        other = _analyse_once(source, profile, look)
+        other = _analyse_once(source, profile, look, pitch_px)
         if second_look.quality(other) > second_look.quality(scene):
             scene = other
     return scene
 
 
-def _analyse_once(source: Any, profile: Any, look: str) -> Scene:
+def _analyse_once(source: Any, profile: Any, look: str, pitch_px: float | None = None) -> Scene:
     photo = load_photo(source)
     work, ws = _working_copy(photo)
     lab = colours.to_lab(work)
     model, link, mask = link_and_mask(lab, profile, look)
-    lat = _find_lattice(link, mask)
+    pitch = None if pitch_px is None else pitch_px * ws
+    lat = search.find_lattice(work, link, mask, model, pitch)
     size = None if lat is None else _median_size(lat, lat.cells_in(*link.shape[::-1]))
     if size is None or size < SMALL_TILE:
         # small tiles: look again with more pixels (costs time only on such photos)
@@ -252,8 +180,8 @@ def _analyse_once(source: Any, profile: Any, look: str) -> Scene:
             work2, ws2 = _working_copy(photo, side)
             lab2 = colours.to_lab(work2)
             model2, link2, mask2 = link_and_mask(lab2, profile, look)
-            lat2 = _find_lattice(link2, mask2)
-            if lat2 is not None and (lat is None or lat2.score > lat.score * (ws / ws2) ** 2):
+            lat2 = search.find_lattice(work2, link2, mask2, model2, None if pitch is None else pitch * ws2 / ws)
+            if lat2 is not None and (lat is None or lat2.score > lat.score):
                 work, ws, lab, model, link, mask, lat = work2, ws2, lab2, model2, link2, mask2, lat2
     scene = Scene(photo, work, ws)
     if lat is None:
@@ -285,13 +213,13 @@ def _analyse_once(source: Any, profile: Any, look: str) -> Scene:
     f = full.shape[1] / w
     S = np.diag([f, f, 1.0])
     lat_full = Lattice(S @ lat.H, lat.score)
-    edges, corners = _sample_cells(full, lat_full, occ, shifts)
+    edges, corners = sample_cells(full, lat_full, occ, shifts)
     loose_edges = []
     for hx in hexes:
         # the blob's hexagon is rough: settle it on its links like any lattice cell
         sh, _ = lattice.local_shifts(link, Lattice(hx.H), np.zeros((1, 2), int))
         hx.shift = sh[0]
-        e, _ = _sample_cells(full, Lattice(S @ hx.H), np.zeros((1, 2), int), hx.shift[None])
+        e, _ = sample_cells(full, Lattice(S @ hx.H), np.zeros((1, 2), int), hx.shift[None])
         loose_edges.append(e)
     all_edges = np.concatenate([edges] + loose_edges) if loose_edges else edges
     # the colour model learns only from clear cells and loose hexagons, not faint ones
@@ -492,7 +420,7 @@ def read(path_or_image: Any, profile: Any = None) -> tuple[Scene, Board]:
 
     photo = load_photo(path_or_image, reduce=False)
     prep = prepare(photo.image, profile)
-    scene = analyse(prep.image, profile)
+    scene = analyse(prep.image, profile, prep.tile_pitch_px)
     board = to_board(scene)
     _map_pixels(board, prep.to_photo)
     board.meta["image"] = {"width": photo.width, "height": photo.height}

@@ -1,0 +1,243 @@
+"""Finding the lattice: many hypotheses, each judged by how many of its cells read as tiles.
+
+Link contrast alone (colour on edge midpoints, black corners) is fooled by a few tiles on a
+table: one big hexagon drawn round a small group puts its midpoints on links and its
+corners on the table.  What only the true lattice does is make its cells *read*: each
+occupied cell's six edges show one of the 56 tiles cleanly.  So hypotheses come from every
+cue there is, are ranked cheaply, grown, and the one whose cells read best is kept.
+
+Hypotheses (2x2 maps from the plane's unit hexagon to image pixels, before the offset):
+- the link image's autocorrelation ring, and its multiples (the ring found can be the
+  second or third ring of the lattice, turned by 30°, when there are few tiles);
+- single-tile blobs (a loose tile, a tile standing apart): their hexagon gives the cells'
+  size and perspective shape, not the board's turn, so turns are swept;
+- a known tile pitch (a fixed-camera table profile), turns swept;
+- as a last resort, a sweep of sizes and turns.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from . import bodies, colours, identify
+from .lattice import (
+    _SEARCH,
+    BASIS,
+    SQ3,
+    Lattice,
+    _grow,
+    affine_from_basis,
+    autocorr_bases,
+    cell_contrast,
+    fold_phase,
+    local_shifts,
+)
+from .sampling import sample_cells
+
+OCCUPIED = 0.3
+"""Link contrast above which a cell is taken to hold a tile while judging a lattice."""
+
+GROWN = 4
+"""How many of the best-ranked hypotheses are grown and judged by reading."""
+
+MAX_JUDGED_CELLS = 60
+"""Cells read to judge one lattice (the clearest ones): enough to tell, and fast."""
+
+
+def _turn(deg: float) -> np.ndarray:
+    a = np.deg2rad(deg)
+    return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+
+
+def hypotheses(link: np.ndarray, hexes: list[bodies.Hexagon], pitch_px: float | None = None
+               ) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """Candidate lattices: (2x2 map plane → working image, offset px or ``None``).
+
+    Without an offset, the offset is found by folding the link image (:func:`fold_phase`).
+    ``hexes``: single-tile blobs, best first (:func:`single_tiles`).
+    """
+    h, w = link.shape
+    out: list[np.ndarray] = []
+    f = min(1.0, 256.0 / max(h, w))
+    small = cv2.resize(link, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else link
+    r30 = _turn(30.0) / SQ3
+    for base in autocorr_bases(small, max_candidates=3):
+        M = (base / f) @ np.linalg.inv(BASIS)
+        out += [(M * s, None) for s in (0.25, 1 / 3, 0.5, 1.0, 2.0)]
+        out += [(M @ r30 * s, None) for s in (1 / 3, 0.5, 1.0)]
+    for hx in hexes[:3]:
+        out.append((hx.M, hx.centre))  # the lattice of that very tile
+        out += [(hx.M @ _turn(a), None) for a in range(5, 60, 5)]
+    if pitch_px:
+        size = pitch_px / SQ3
+        out += [(size * _turn(a), None) for a in range(0, 60, 3)]
+    return out
+
+
+def single_tiles(mask: np.ndarray) -> list[bodies.Hexagon]:
+    """Blobs of the tile mask that are one clean hexagon each, most trustworthy first."""
+    return sorted(bodies.single_hexagons(mask), key=lambda x: -x.iou * x.size)
+
+
+def blob_agreement(lat: Lattice, hexes: list[bodies.Hexagon]) -> float:
+    """Evidence from clean single-tile blobs for (+) or against (-) a lattice.
+
+    A loose tile may be turned any way, but it is as big as the lattice's cells around it:
+    each blob far from that size counts -0.5.  A blob that is exactly one of the
+    lattice's cells (same centre and turn) counts +0.1, a tie-break for lone tiles.
+    """
+    score = 0.0
+    for hx in hexes[:4]:
+        if hx.iou < 0.85:
+            continue
+        plane = lat.to_plane(np.asarray(hx.centre, np.float64)[None])
+        cell = np.round(plane @ np.linalg.inv(BASIS).T).astype(int)
+        size = lat.cell_size(cell)[0]
+        if abs(np.log(size / hx.size)) > 0.4:
+            score -= 0.5
+            continue
+        centre = lat.centres(cell)[0]
+        j = lat.to_image(np.array([cell[0] @ BASIS.T, cell[0] @ BASIS.T + [1.0, 0.0]]))
+        a_lat = np.degrees(np.arctan2(*(j[1] - j[0])[::-1]))
+        a_hex = np.degrees(np.arctan2(hx.M[1, 0], hx.M[0, 0]))
+        if np.linalg.norm(centre - hx.centre) < 0.25 * size and abs((a_hex - a_lat + 30) % 60 - 30) < 8:
+            score += 0.1
+    return score
+
+
+def sweep(link: np.ndarray) -> list[tuple[np.ndarray, None]]:
+    """Last-resort hypotheses: square-on lattices of every size and turn."""
+    h, w = link.shape
+    sizes = np.geomspace(5.0, max(6.0, min(h, w) / 6.0), 18)
+    return [(s * _turn(a), None) for s in sizes for a in range(0, 60, 6)]
+
+
+def _seeds(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
+           maps: list[tuple[np.ndarray, np.ndarray | None]],
+           centre: np.ndarray, hexes: list[bodies.Hexagon]) -> list[tuple[float, Lattice]]:
+    """Each map with its best offset near ``centre``, ranked by how well the cells near
+    ``centre`` read (before the lattice is grown to follow perspective).
+    """
+    h, w = link.shape
+    folded = []
+    for M, offset in maps:
+        base = M @ BASIS
+        size = float(np.sqrt(abs(np.linalg.det(M))))
+        if size < 4 or size > min(h, w) / 3 or abs(np.linalg.det(base)) < 1e-6:
+            continue
+        fold_offset, _score, ncc = fold_phase(link, base, centre, 2.5 * size * SQ3)
+        offset = fold_offset if offset is None else offset
+        folded.append((ncc, size, Lattice(affine_from_basis(base, offset))))
+    seeds = [(readability(bgr, link, lat, model, (centre, 2.5 * size * SQ3)) + 0.1 * ncc
+              + blob_agreement(lat, hexes), lat)
+             for ncc, size, lat in folded]
+    seeds.sort(key=lambda s: -s[0])
+    return _distinct(seeds)
+
+
+def _distinct(seeds: list[tuple[float, Lattice]], n: int = GROWN) -> list[tuple[float, Lattice]]:
+    """The first ``n`` seeds that are not the same lattice as a better-ranked one."""
+    turns = [_turn(60 * k) for k in range(6)]
+    out: list[tuple[float, Lattice]] = []
+    for ncc, lat in seeds:
+        M = lat.H[:2, :2]
+        variants = [M @ t for t in turns]  # the hexagon's 60° symmetry: the same lattice
+        if not any(np.abs(v - o.H[:2, :2]).max() < 0.05 * np.abs(o.H[:2, :2]).max()
+                   for _n, o in out for v in variants):
+            out.append((ncc, lat))
+            if len(out) >= n:
+                break
+    return out
+
+
+def readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours.ColourModel,
+                near: tuple[np.ndarray, float] | None = None) -> float:
+    """How many of the lattice's occupied cells read as a Tantrix tile (a soft count).
+
+    A cell counts fully when the best of the 336 (tile, rotation) candidates explains its
+    six edge colours well (``fit``) and clearly beats the others (``confidence``).
+    ``near`` = (centre, radius px) looks only at cells centred within that circle.
+    """
+    h, w = link.shape
+    cells = lat.cells_in(w, h)
+    if near is not None and len(cells):
+        cells = cells[np.linalg.norm(lat.centres(cells) - near[0], axis=1) < near[1]]
+    if len(cells) == 0:
+        return 0.0
+    con = cell_contrast(link, lat, cells)[:, 0]
+    order = np.argsort(-con)[:MAX_JUDGED_CELLS if near is None else MAX_JUDGED_CELLS // 4]
+    order = order[con[order] > OCCUPIED]
+    if len(order) == 0:
+        return 0.0
+    occ = cells[order]
+    if near is None:
+        shifts, _ = local_shifts(link, lat, occ)
+    else:  # a quick look: the coarse shift search only
+        shifts = _SEARCH[cell_contrast(link, lat, occ, _SEARCH).argmax(1)]
+    edges, _corners = sample_cells(bgr, lat, occ, shifts)
+    m = colours.adapt_scale(model, edges.reshape(-1, 3))
+    readings = identify.identify(colours.log_probs(edges, m), unique=False)
+    fit = np.array([r.fit for r in readings])
+    conf = np.array([r.confidence for r in readings])
+    # a clean reading (fit near 1) beats a lattice that only roughly lands on the links
+    return float((np.clip((fit - 0.45) / 0.5, 0, 1) * np.clip(2 * conf, 0, 1)).sum())
+
+
+def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: colours.ColourModel,
+                 pitch_px: float | None = None) -> Lattice | None:
+    """The lattice whose cells read best, or ``None``; ``score`` = its :func:`readability`.
+
+    ``bgr`` is the working image that ``link`` and ``mask`` were made from; ``pitch_px``
+    an expected centre distance of touching tiles there, when a profile knows it.
+    """
+    m = cv2.moments(link)
+    if m["m00"] <= 0:
+        return None
+    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    hexes = single_tiles(mask)
+    seeds = _seeds(bgr, link, model, hypotheses(link, hexes, pitch_px), centre, hexes)
+    best = _judge(bgr, link, model, seeds, centre, hexes)
+    if best is None or best.score < 1.5:
+        seeds = _seeds(bgr, link, model, sweep(link), centre, hexes)
+        other = _judge(bgr, link, model, seeds, centre, hexes)
+        if other is not None and (best is None or other.score > best.score):
+            best = other
+    if best is None:
+        return None
+    return _polish_scale(bgr, link, model, best, centre, hexes)
+
+
+def _judge(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
+           seeds: list[tuple[float, Lattice]], centre: np.ndarray, hexes: list[bodies.Hexagon]
+           ) -> Lattice | None:
+    h, w = link.shape
+    best: Lattice | None = None
+    for _ncc, seed in seeds[:GROWN]:
+        lat = _grow(link, seed, centre, w, h)
+        if lat is None:
+            continue
+        lat.score = readability(bgr, link, lat, model) + blob_agreement(lat, hexes)
+        if best is None or lat.score > best.score:
+            best = lat
+    return best
+
+
+def _polish_scale(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel, lat: Lattice,
+                  centre: np.ndarray, hexes: list[bodies.Hexagon]) -> Lattice:
+    """Try the lattice a little larger and smaller about the board's middle; keep the best.
+
+    Local shifts let a lattice a few per cent off in scale still fit the middle cells, so
+    the growth can settle on a wrong scale; re-growing from scaled copies escapes that.
+    """
+    h, w = link.shape
+    best = lat
+    c = centre
+    for f in (0.88, 0.94, 1.06, 1.13):
+        T = np.array([[f, 0, (1 - f) * c[0]], [0, f, (1 - f) * c[1]], [0, 0, 1.0]])
+        grown = _grow(link, Lattice(T @ lat.H), c, w, h)
+        if grown is None:
+            continue
+        grown.score = readability(bgr, link, grown, model) + blob_agreement(grown, hexes)
+        if grown.score > best.score + 0.3:
+            best = grown
+    return best
