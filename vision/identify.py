@@ -48,11 +48,34 @@ def candidate_scores(logp: np.ndarray) -> np.ndarray:
     return logp[:, e, CANDIDATES].sum(-1)  # logp[n, e, CANDIDATES[i, k, e]] summed over e
 
 
+SURE = 0.9
+"""A cell read at least this confidently holds its tile number: no other cell can."""
+
+
+def _lse_without_taken(flat: np.ndarray, choice: np.ndarray, sure: np.ndarray, spare: np.ndarray
+                       ) -> np.ndarray:
+    """Per cell, log-sum-exp of its candidate scores over the numbers still free for it.
+
+    A number read surely elsewhere is not a rival for this cell (there is one tile of each
+    number), so a cell whose colours fit its tile and a tile already on the table equally
+    well is not called unsure.  ``flat``: (N, 56*6) candidate scores.
+    """
+    n = flat.shape[0]
+    taken = np.zeros((n, len(NUMBERS)), bool)
+    holders = np.nonzero(sure & ~spare)[0]
+    for j in holders:
+        taken[:, choice[j]] = True
+        taken[j, choice[j]] = False
+    masked = np.where(np.repeat(taken, 6, axis=1), -np.inf, flat)
+    return np.logaddexp.reduce(masked, axis=1)
+
+
 def identify(logp: np.ndarray, unique: bool = True) -> list[Reading]:
     """Identify N cells from their edge log-probabilities ``logp`` (N, 6, 5).
 
     With ``unique`` each tile number goes to at most one cell; with more than 56 cells the
-    cells left over get ``fit`` 0 (they cannot all be tiles).
+    cells left over get ``fit`` 0 (they cannot all be tiles); and a cell's confidence is
+    taken among the numbers not read surely (``SURE``) on another cell.
     """
     n = logp.shape[0]
     if n == 0:
@@ -63,6 +86,7 @@ def identify(logp: np.ndarray, unique: bool = True) -> list[Reading]:
     flat = sc.reshape(n, -1)
     lse = np.logaddexp.reduce(flat, axis=1)
     choice = best.argmax(1)
+    own = choice.copy()
     spare = np.zeros(n, bool)
     if unique:
         rows, cols = linear_sum_assignment(-best)
@@ -70,6 +94,10 @@ def identify(logp: np.ndarray, unique: bool = True) -> list[Reading]:
         spare[:] = True
         spare[rows] = False
         choice[rows] = cols
+    conf_all = np.exp(best[np.arange(n), choice] - lse)
+    if unique:
+        # a cell pushed off its own best number by the assignment keeps its doubt
+        lse = np.where(choice == own, _lse_without_taken(flat, choice, conf_all >= SURE, spare), lse)
     probs = np.exp(logp)
     out = []
     for i in range(n):

@@ -31,6 +31,11 @@ OCCUPIED_CONTRAST = 0.3
 BODY_CORNERS = 0.8
 """A tile needs this share of grey corners (5 of 6) to be read; fewer: something covers it."""
 
+CLEAN_FIT = 0.9
+CLEAN_CONFIDENCE = 0.95
+"""A reading with this fit and confidence is kept even if up to half its corners look
+lit or coloured (glare): every edge was seen."""
+
 BODY_CHROMA = 10.0
 """Chroma (Lab, against the photo's neutral point) below which a corner sample is body."""
 
@@ -232,6 +237,7 @@ def _analyse_once(source: Any, profile: Any, look: str, pitch_px: float | None =
         labels = identify.edge_labels(readings)[learn].ravel()
         weights = np.repeat([r.confidence for r, ok in zip(readings, learn) if ok], 6)
         model = colours.calibrate(model, all_edges[learn].reshape(-1, 3), labels, weights)
+    readings = identify.identify(colours.log_probs(all_edges, model))  # with the last model
     loose_readings = readings[len(occ):]
     readings = readings[:len(occ)]
     keep, bad = [], []
@@ -239,7 +245,9 @@ def _analyse_once(source: Any, profile: Any, look: str, pitch_px: float | None =
     body = _body_corners(corners, model)
     for i, (cell, rd) in enumerate(zip(occ, readings)):
         item = (tuple(int(v) for v in cell), rd, centres[i])
-        readable = rd.fit >= UNREADABLE_FIT and body[i] >= BODY_CORNERS and rd.confidence >= LOW_CONFIDENCE
+        # glare can light a corner; a reading this clean still shows every edge
+        clean = rd.fit >= CLEAN_FIT and rd.confidence >= CLEAN_CONFIDENCE and body[i] >= 0.5
+        readable = rd.fit >= UNREADABLE_FIT and (body[i] >= BODY_CORNERS or clean) and rd.confidence >= LOW_CONFIDENCE
         if not strong[i]:
             # a faint cell beside the tiles counts only if it reads as a tile clearly
             if readable and rd.fit >= 0.75 and rd.confidence >= 0.9:
