@@ -63,3 +63,38 @@ def test_covered_tile_has_poor_fit():
     lp = np.log(np.full((1, 6, 5), 0.2))
     got = identify(lp)[0]
     assert got.fit < 0.5
+
+
+def _ambiguous_pair():
+    """Two (tile, rotation) whose edges differ on exactly two edges, and a reading of one
+    with one of those edges seen as "no link" (it fits both equally)."""
+    for a in TILES:
+        for b in TILES:
+            if b <= a:
+                continue
+            for k in range(6):
+                ea, eb = rotated_edges(a, 0), rotated_edges(b, k)
+                diff = [e for e in range(6) if ea[e] != eb[e]]
+                if len(diff) == 2:
+                    return (a, 0), (b, k), diff
+    raise AssertionError("no pair of tiles differing on two edges")
+
+
+def test_a_number_read_surely_elsewhere_is_no_rival():
+    (a, ka), (b, kb), diff = _ambiguous_pair()
+    lp = _logp(rotated_edges(a, ka))
+    # edge diff[0] unseen (black), edge diff[1] halfway between the two tiles' colours
+    lp[diff[0]] = np.log(np.array([0.01, 0.01, 0.01, 0.01, 0.96]))
+    mixed = np.full(5, 0.02)
+    mixed[CLASSES.index(rotated_edges(a, ka)[diff[1]])] = 0.46
+    mixed[CLASSES.index(rotated_edges(b, kb)[diff[1]])] = 0.46
+    lp[diff[1]] = np.log(mixed)
+    alone = identify(lp[None])[0]
+    assert alone.confidence < 0.6          # two tiles fit: unsure on its own
+    # tile b lies clearly elsewhere on the table: this cell can only be a
+    sure_b = _logp(rotated_edges(b, kb))
+    got = identify(np.stack([lp, sure_b]))
+    assert (got[0].tile, got[1].tile) in ((a, b), (b, a))
+    cell = got[0]
+    assert cell.tile == a and cell.confidence > 0.9
+    assert got[1].tile == b and got[1].confidence > 0.9
