@@ -40,6 +40,12 @@ OCCUPIED = 0.3
 GROWN = 4
 """How many of the best-ranked hypotheses are grown and judged by reading."""
 
+CLEAR_SHARE = 0.85
+"""A lattice whose judged cells read this well (soft count / cells) ends the search."""
+
+POLISHED_SHARE = 0.95
+"""... and above this share its scale needs no polishing either."""
+
 MAX_JUDGED_CELLS = 60
 """Cells read to judge one lattice (the clearest ones): enough to tell, and fast."""
 
@@ -158,17 +164,23 @@ def readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours.
     six edge colours well (``fit``) and clearly beats the others (``confidence``).
     ``near`` = (centre, radius px) looks only at cells centred within that circle.
     """
+    return _readability(bgr, link, lat, model, near)[0]
+
+
+def _readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours.ColourModel,
+                 near: tuple[np.ndarray, float] | None = None) -> tuple[float, int]:
+    """:func:`readability` and the number of occupied cells it judged."""
     h, w = link.shape
     cells = lat.cells_in(w, h)
     if near is not None and len(cells):
         cells = cells[np.linalg.norm(lat.centres(cells) - near[0], axis=1) < near[1]]
     if len(cells) == 0:
-        return 0.0
+        return 0.0, 0
     con = cell_contrast(link, lat, cells)[:, 0]
     order = np.argsort(-con)[:MAX_JUDGED_CELLS if near is None else MAX_JUDGED_CELLS // 4]
     order = order[con[order] > OCCUPIED]
     if len(order) == 0:
-        return 0.0
+        return 0.0, 0
     occ = cells[order]
     if near is None:
         shifts, _ = local_shifts(link, lat, occ)
@@ -180,7 +192,12 @@ def readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours.
     fit = np.array([r.fit for r in readings])
     conf = np.array([r.confidence for r in readings])
     # a clean reading (fit near 1) beats a lattice that only roughly lands on the links
-    return float((np.clip((fit - 0.45) / 0.5, 0, 1) * np.clip(2 * conf, 0, 1)).sum())
+    return float((np.clip((fit - 0.45) / 0.5, 0, 1) * np.clip(2 * conf, 0, 1)).sum()), len(occ)
+
+
+def _clear(lat: Lattice) -> bool:
+    """Does a judged lattice read so well that no other hypothesis need be tried?"""
+    return lat.judged >= 3 and lat.score >= CLEAR_SHARE * lat.judged
 
 
 def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: colours.ColourModel,
@@ -216,10 +233,19 @@ def _judge(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
         lat = _grow(link, seed, centre, w, h)
         if lat is None:
             continue
-        lat.score = readability(bgr, link, lat, model) + blob_agreement(lat, hexes)
+        _score(bgr, link, model, lat, hexes)
         if best is None or lat.score > best.score:
             best = lat
+        if _clear(best):
+            break  # the cells read cleanly: the other hypotheses cannot do better
     return best
+
+
+def _score(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel, lat: Lattice,
+           hexes: list[bodies.Hexagon]) -> None:
+    """Set ``lat.score`` (readability + blob evidence) and ``lat.judged``."""
+    r, lat.judged = _readability(bgr, link, lat, model)
+    lat.score = r + blob_agreement(lat, hexes)
 
 
 def _polish_scale(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel, lat: Lattice,
@@ -231,13 +257,15 @@ def _polish_scale(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
     """
     h, w = link.shape
     best = lat
+    if _clear(lat) and lat.score >= POLISHED_SHARE * lat.judged:
+        return lat
     c = centre
     for f in (0.88, 0.94, 1.06, 1.13):
         T = np.array([[f, 0, (1 - f) * c[0]], [0, f, (1 - f) * c[1]], [0, 0, 1.0]])
         grown = _grow(link, Lattice(T @ lat.H), c, w, h)
         if grown is None:
             continue
-        grown.score = readability(bgr, link, grown, model) + blob_agreement(grown, hexes)
+        _score(bgr, link, model, grown, hexes)
         if grown.score > best.score + 0.3:
             best = grown
     return best
