@@ -190,10 +190,10 @@ def diversity_gate(lab: np.ndarray, neutral: np.ndarray, link: np.ndarray, windo
     """
     a = lab[..., 1] - neutral[0]
     b = lab[..., 2] - neutral[1]
-    ang = np.arctan2(b, a)
-    proto = np.arctan2(PROTOTYPES[:, 1], PROTOTYPES[:, 0])
-    diff = np.abs(np.angle(np.exp(1j * (ang[..., None] - proto))))  # (H, W, 4)
-    cls = diff.argmin(-1)
+    # nearest hue = largest cosine with the prototype directions (no angles needed)
+    unit = PROTOTYPES[:, :2] / np.linalg.norm(PROTOTYPES[:, :2], axis=1, keepdims=True)
+    cos = np.stack([a * np.float32(u[0]) + b * np.float32(u[1]) for u in unit], -1)
+    cls = cos.argmax(-1)
     on = link > 0.3
     k = max(5, int(window) | 1)
     score = np.zeros(link.shape, np.float32)

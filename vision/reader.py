@@ -48,6 +48,13 @@ MAX_WORK_SIDE = 2400
 SMALL_TILE = 12.0
 """Below this cell size (centre to corner, working px) the photo is looked at again larger."""
 
+POOR_SHARE = 0.5
+"""A lattice whose judged cells read this badly (soft count / cells) is looked for again
+on a larger working image too."""
+
+MAX_ENLARGE = 2.0
+"""The most a small photo is enlarged for that second look."""
+
 WEAK_CONTRAST = 0.15
 """Faint cells down to this contrast are read if they touch a clear cell and read clearly."""
 
@@ -76,15 +83,17 @@ class Scene:
     shifts: dict = field(default_factory=dict)   # cell -> plane shift found for it
 
 
-def _working_copy(photo: Photo, side: int = 0) -> tuple[np.ndarray, float]:
+def _working_copy(photo: Photo, side: int = 0, enlarge: bool = False) -> tuple[np.ndarray, float]:
     img = photo.image
     h, w = img.shape[:2]
     if side <= 0:
         # big photos usually show many (hence smaller) tiles: keep more pixels for them
         side = WORK_SIDE if max(photo.width, photo.height) <= 2000 else BIG_WORK_SIDE
-    f = min(1.0, side / max(h, w))
+    f = min(MAX_ENLARGE if enlarge else 1.0, side / max(h, w))
     if f < 1.0:
         img = cv2.resize(img, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
+    elif f > 1.0:
+        img = cv2.resize(img, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_CUBIC)
     return img, photo.scale * (img.shape[1] / photo.image.shape[1])
 
 
@@ -175,14 +184,19 @@ def _analyse_once(source: Any, profile: Any, look: str, pitch_px: float | None =
     pitch = None if pitch_px is None else pitch_px * ws
     lat = search.find_lattice(work, link, mask, model, pitch)
     size = None if lat is None else _median_size(lat, lat.cells_in(*link.shape[::-1]))
-    if size is None or size < SMALL_TILE:
-        # small tiles: look again with more pixels (costs time only on such photos)
+    poor = lat is None or lat.score < POOR_SHARE * lat.judged
+    if size is None or size < SMALL_TILE or poor:
+        # small tiles, or a poor read (small tiles the first look mistook for a coarser
+        # pattern): look again with more pixels (costs time only on such photos)
         first = max(work.shape[:2])
-        side = int(min(MAX_WORK_SIDE, 2 * first if size is None else first * min(3.0, 24.0 / size)))
+        small = size is not None and size < SMALL_TILE
+        side = int(min(MAX_WORK_SIDE, first * min(3.0, 24.0 / size) if small else 2 * first))
         if photo.scale < 1.0 and side > max(photo.image.shape[:2]) and not isinstance(source, np.ndarray):
             photo = load_photo(source, reduce=False)
-        if max(photo.image.shape[:2]) > 1.3 * max(work.shape[:2]):
-            work2, ws2 = _working_copy(photo, side)
+        if max(photo.image.shape[:2]) > 1.3 * max(work.shape[:2]) or side >= 1.3 * first:
+            # (a small photo is enlarged: the search's blur and gates are made for
+            # tiles of 20 px and more)
+            work2, ws2 = _working_copy(photo, side, enlarge=True)
             lab2 = colours.to_lab(work2)
             model2, link2, mask2 = link_and_mask(lab2, profile, look)
             lat2 = search.find_lattice(work2, link2, mask2, model2, None if pitch is None else pitch * ws2 / ws)

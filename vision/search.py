@@ -214,7 +214,7 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     hexes = single_tiles(mask)
     seeds = _seeds(bgr, link, model, hypotheses(link, hexes, pitch_px), centre, hexes)
     best = _judge(bgr, link, model, seeds, centre, hexes)
-    if best is None or best.score < 1.5:
+    if best is None or best.score < max(1.5, 0.5 * best.judged):
         seeds = _seeds(bgr, link, model, sweep(link), centre, hexes)
         other = _judge(bgr, link, model, seeds, centre, hexes)
         if other is not None and (best is None or other.score > best.score):
