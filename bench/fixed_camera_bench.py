@@ -1,7 +1,7 @@
 """Fixed-camera benchmark: live frames read with and without a table profile from one calibration photo.
 
     python -m bench.fixed_camera_bench [--stands N] [--frames M] [--tier hard] [--max-side PX]
-                                       [--first I] [--camera] [--out NAME]
+                                       [--first I] [--camera] [--out NAME] [--label TEXT]
 
 A camera on a stand sees the table the same way in every frame, so one calibration photo
 fixes the table plane (``tantrix calibrate table``).  For each of N *stands* (stand ``i``
@@ -420,7 +420,7 @@ def markdown(report: dict[str, Any]) -> str:
     lines = [f"# Fixed-camera benchmark: `{report['tier']}` tier, {report['stands']} stands × "
              f"{report['frames_per_stand']} frames (photos ≤ {report['max_side']} px)", "",
              "Table profile from one photo of a printed " + report["board"] + " per stand "
-             "(`tantrix calibrate table --tile-mm 45`).", "",
+             "(`tantrix calibrate table --tile-mm 45`)." + (f" {report['label']}" if report.get("label") else ""), "",
              "| reader | identity | position | perfect boards | detection P / R | errors | median s |",
              "|---|---|---|---|---|---|---|"]
     for v, s in report["summary"].items():
@@ -457,6 +457,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--camera", action="store_true",
                     help="also read with a camera profile of the stand's lens under the table profile")
     ap.add_argument("--out", default="fixed_camera", help="results name (default fixed_camera)")
+    ap.add_argument("--label", default="", help="a note kept in the results (e.g. the reader's commit)")
     args = ap.parse_args(argv)
     from scenegen import TIERS
     if args.tier not in TIERS:
@@ -464,6 +465,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.stands < 1 or args.frames < 1 or args.max_side < 320:
         ap.error("--stands and --frames must be at least 1, --max-side at least 320")
     report = run(args.tier, args.stands, args.frames, args.max_side, args.first, args.camera)
+    if args.label:
+        report["label"] = args.label
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"{args.out}.json").write_text(json.dumps(report, indent=1) + "\n")
     (RESULTS / f"{args.out}.md").write_text(markdown(report))
