@@ -294,7 +294,8 @@ def rectified_spacing(table, truths: list[dict], camera: Any = None) -> dict[str
 
     For each of the three lattice directions, the median distance between the rectified
     centres of touching tiles divided by ``table.tile_pitch_px`` (1.0 = the profile's scale
-    is right; equal in all directions = the tilt is removed).
+    is right; equal in all directions = the tilt is removed); ``tiles_outside_view``: true
+    tiles the rectified view crops off.
     """
     from referee.hexgrid import neighbour
 
@@ -313,7 +314,15 @@ def rectified_spacing(table, truths: list[dict], camera: Any = None) -> dict[str
                     per_dir[e].append(float(np.linalg.norm(at[n] - at[c])) / table.tile_pitch_px)
     med = [round(float(np.median(d)), 4) if d else None for d in per_dir]
     known = [m for m in med if m is not None]
-    return {"pitch_ratio_by_direction": med,
+    # tiles whose centre the rectified view leaves out (or puts within half a pitch of its edge)
+    half = table.tile_pitch_px / 2
+    outside = 0
+    for truth in truths:
+        if truth["tiles"]:
+            p = table.to_rectified(np.array([t["pixel"] for t in truth["tiles"]], float), camera)
+            outside += int(np.sum((p[:, 0] < half) | (p[:, 1] < half) | (p[:, 0] > table.rectified_size[0] - half)
+                                  | (p[:, 1] > table.rectified_size[1] - half)))
+    return {"tiles_outside_view": outside, "pitch_ratio_by_direction": med,
             "pitch_ratio": round(float(np.median(sum(per_dir, []))), 4) if known else None,
             "anisotropy": round(max(known) / min(known) - 1, 4) if len(known) > 1 else None,
             "pairs": sum(len(d) for d in per_dir)}
@@ -437,7 +446,9 @@ def markdown(report: dict[str, Any]) -> str:
     for e in report["per_stand"]:
         pr = e.get("profile")
         prof = (f"{pr['tile_pitch_px']} ({pr['pitch_ratio']}, {_pct(pr['anisotropy'])}); tilt "
-                f"{pr['tilt_deg']:.1f}°" if pr else f"calibration failed: {e['calibration_error']}")
+                f"{pr['tilt_deg']:.1f}°" + (f"; {pr['tiles_outside_view']} tiles cropped off"
+                                             if pr.get("tiles_outside_view") else "")
+                if pr else f"calibration failed: {e['calibration_error']}")
         ss = [e["summary"][v] for v in variants]
         lines.append(f"| {e['stand']} | {e['size'][0]}×{e['size'][1]} | {e['tilt_deg']:.1f}° | {e['k1']:+.2f} | "
                      f"{e['table']} | {e['tile_px']:.0f} | {prof} | "

@@ -45,6 +45,7 @@ def test_calibration_photo_fixes_scale_and_tilt(stand):
     assert spacing["pairs"] > 50
     assert spacing["pitch_ratio"] == pytest.approx(1.0, abs=0.03)
     assert spacing["anisotropy"] < 0.02
+    assert spacing["tiles_outside_view"] == 0  # the crop at 2x zoom keeps every tile
     # the rectified view stays about the photo's size (the far table is not blown up)
     w, h = table.image_size
     rw, rh = table.rectified_size
