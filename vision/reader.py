@@ -171,7 +171,7 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None) -> 
         if not second_look.wanted(scene):
             break
         other = _analyse_once(source, profile, look, pitch_px)
-        if second_look.quality(other) > second_look.quality(scene):
+        if second_look.better(other, scene):
             scene = other
     return scene
 

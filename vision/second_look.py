@@ -28,6 +28,17 @@ def quality(scene: Any) -> float:
     return good - 0.5 * len(scene.unreadable)
 
 
+def better(other: Any, scene: Any) -> bool:
+    """Does read ``other`` beat ``scene``?  More tiles read, on a lattice whose cells read
+    at least as well (the search's own score): a wrong lattice can still land a few cells
+    on link colour that read as confident, wrong tiles."""
+    if quality(other) <= quality(scene):
+        return False
+    if other.lattice is None or scene.lattice is None:
+        return True
+    return other.lattice.score >= scene.lattice.score
+
+
 def wanted(scene: Any) -> bool:
     """Is the first read poor enough to look again (few tiles, or many cells unread)?"""
     n = len(scene.readings)
