@@ -75,7 +75,9 @@ def hypotheses(link: np.ndarray, hexes: list[bodies.Hexagon], pitch_px: float | 
         out.append((hx.M, hx.centre))  # the lattice of that very tile
         out += [(hx.M @ _turn(a), None) for a in range(5, 60, 5)]
     if pitch_px:
+        # a fixed camera's profile knows the cells' size: nothing else is worth trying
         size = pitch_px / SQ3
+        out = [(M, off) for M, off in out if abs(np.log(np.sqrt(abs(np.linalg.det(M))) / size)) < 0.15]
         out += [(size * _turn(a), None) for a in range(0, 60, 3)]
     return out
 
@@ -111,9 +113,13 @@ def blob_agreement(lat: Lattice, hexes: list[bodies.Hexagon]) -> float:
     return score
 
 
-def sweep(link: np.ndarray) -> list[tuple[np.ndarray, None]]:
-    """Last-resort hypotheses: square-on lattices of every size and turn."""
+def sweep(link: np.ndarray, pitch_px: float | None = None) -> list[tuple[np.ndarray, None]]:
+    """Last-resort hypotheses: square-on lattices of every size (or about the known
+    pitch's) and turn."""
     h, w = link.shape
+    if pitch_px:
+        sizes = pitch_px / SQ3 * np.array([0.94, 0.97, 1.0, 1.03, 1.06])
+        return [(s * _turn(a), None) for s in sizes for a in range(0, 60, 2)]
     sizes = np.geomspace(5.0, max(6.0, min(h, w) / 6.0), 18)
     return [(s * _turn(a), None) for s in sizes for a in range(0, 60, 6)]
 
@@ -215,7 +221,7 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     seeds = _seeds(bgr, link, model, hypotheses(link, hexes, pitch_px), centre, hexes)
     best = _judge(bgr, link, model, seeds, centre, hexes)
     if best is None or best.score < max(1.5, 0.5 * best.judged):
-        seeds = _seeds(bgr, link, model, sweep(link), centre, hexes)
+        seeds = _seeds(bgr, link, model, sweep(link, pitch_px), centre, hexes)
         other = _judge(bgr, link, model, seeds, centre, hexes)
         if other is not None and (best is None or other.score > best.score):
             best = other
