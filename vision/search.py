@@ -195,6 +195,12 @@ def _readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours
     edges, _corners = sample_cells(bgr, lat, occ, shifts)
     m = colours.adapt_scale(model, edges.reshape(-1, 3))
     readings = identify.identify(colours.log_probs(edges, m), unique=False)
+    if near is None and len(readings) >= 6:
+        # one round of learning this photo's colours from its own readings (light and
+        # real tile prints shift them off the prototypes), as the reader itself does
+        conf = np.repeat([r.confidence for r in readings], 6)
+        m = colours.calibrate(m, edges.reshape(-1, 3), identify.edge_labels(readings).ravel(), conf)
+        readings = identify.identify(colours.log_probs(edges, m), unique=False)
     fit = np.array([r.fit for r in readings])
     conf = np.array([r.confidence for r in readings])
     # a clean reading (fit near 1) beats a lattice that only roughly lands on the links
