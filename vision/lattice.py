@@ -326,7 +326,10 @@ def refine(link: np.ndarray, lat: Lattice, cells: np.ndarray, min_contrast: floa
     plane = np.asarray(cells, np.float64)[good] @ BASIS.T
     img = lat.to_image(plane + _SEARCH[best[good]])
     if good.sum() >= 8:
-        H, inl = cv2.findHomography(plane, img, cv2.RANSAC, 0.15 * float(np.median(lat.cell_size(cells[good]))))
+        # the cells mostly agree already (each was moved at most a third of a cell), so a
+        # few hundred RANSAC draws are plenty; OpenCV's default 2000 cost 20 ms a call
+        H, _inl = cv2.findHomography(plane, img, cv2.RANSAC,
+                                     0.15 * float(np.median(lat.cell_size(cells[good]))), maxIters=300)
     else:
         A, inl = cv2.estimateAffinePartial2D(plane, img) if good.sum() < 4 else cv2.estimateAffine2D(plane, img)
         H = None if A is None else np.vstack([A, [0, 0, 1]])
@@ -353,6 +356,10 @@ def support_map(link: np.ndarray, size: float) -> np.ndarray:
     return cv2.boxFilter(m, -1, (k, k)) > 0.01
 
 
+MAX_REFINED = 500
+"""Most cells (nearest the board's middle) a refinement step looks at."""
+
+
 def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) -> Lattice | None:
     """Refine the lattice from the middle outwards; score = summed contrast of occupied cells."""
     cells_all = lat.cells_in(w, h)
@@ -368,9 +375,14 @@ def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) ->
         cells_all = _supported(lat, lat.cells_in(w, h), support)
         if len(cells_all) == 0:
             return None
-        c = lat.centres(cells_all)
-        near = np.linalg.norm(c - centre, axis=1) < radius
-        lat2, used = refine(link, lat, cells_all[near], min_c)
+        d = np.linalg.norm(lat.centres(cells_all) - centre, axis=1)
+        near = d < radius
+        # a busy cloth can "support" thousands of cells; a Tantrix of 56 tiles spans a few
+        # hundred, so the nearest are enough (and keep the homography fit fast)
+        chosen = np.nonzero(near)[0]
+        if len(chosen) > MAX_REFINED:
+            chosen = chosen[np.argsort(d[chosen])[:MAX_REFINED]]
+        lat2, used = refine(link, lat, cells_all[chosen], min_c)
         if len(used) < 1:
             return None
         lat = lat2
