@@ -52,6 +52,10 @@ POOR_SHARE = 0.5
 """A lattice whose judged cells read this badly (soft count / cells) is looked for again
 on a larger working image too."""
 
+DOUBTFUL_SHARE = 0.9
+"""A read on a rectified photo whose lattice score (soft count of cells read cleanly) is
+under this share of the tiles kept is compared with a read of the photo as taken."""
+
 MAX_ENLARGE = 2.0
 """The most a small photo is enlarged for that second look."""
 
@@ -443,11 +447,23 @@ def read(path_or_image: Any, profile: Any = None) -> tuple[Scene, Board]:
     photo = load_photo(path_or_image, reduce=False)
     prep = prepare(photo.image, profile)
     scene = analyse(prep.image, profile, prep.tile_pitch_px)
+    if _doubtful(scene):
+        # some tables read worse rectified (stripes made parallel, ...): a doubtful read
+        # is checked against the photo as taken, and the better read is kept
+        plain = analyse(photo.image, profile)
+        if second_look.better(plain, scene):
+            return plain, to_board(plain)
     board = to_board(scene)
     _map_pixels(board, prep.to_photo)
     board.meta["image"] = {"width": photo.width, "height": photo.height}
     board.meta["geometry"] = list(prep.steps)
     return scene, board
+
+
+def _doubtful(scene: Scene) -> bool:
+    """A read whose lattice reads clearly fewer tiles than were kept, or hardly any tile."""
+    n = len(scene.readings)
+    return n < 3 or scene.lattice is None or scene.lattice.score < DOUBTFUL_SHARE * n
 
 
 def _map_pixels(board: Board, to_photo: Any) -> None:
