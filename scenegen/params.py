@@ -122,8 +122,12 @@ def random_params(tier: str, rng: np.random.Generator | int | None = None) -> di
     return params
 
 
-def default_params() -> dict[str, Any]:
-    """A clean, well lit, nearly top-down shot (what ``render(board)`` uses without params)."""
+def default_params(**changes: Any) -> dict[str, Any]:
+    """A clean, well lit, nearly top-down shot (what ``render(board)`` uses without params).
+
+    ``changes`` replace parameters; a dict value updates that section (``table={"kind":
+    "wood"}`` changes the cloth and keeps the rest of ``table``).
+    """
     p = random_params("easy", np.random.default_rng(0))
     p.update({"width": 1280, "height": 960, "tile_px": 100.0, "fill": 0.7, "tilt_deg": 10.0, "roll_deg": 5.0,
               "k1": 0.0, "k2": 0.0, "offset": [0.0, 0.0], "palette": "classic", "jpeg_quality": 92})
@@ -132,4 +136,9 @@ def default_params() -> dict[str, Any]:
     p["light"].update({"exposure": 1.0, "glare": 0, "kelvin": 5500, "white_balance": 0.9})
     p["blur"] = {"focus": 0.3, "motion": 0.0, "motion_angle": 0.0}
     p["noise"] = 1.0
+    for key, value in changes.items():
+        if isinstance(value, dict):
+            p[key].update(value)
+        else:
+            p[key] = value
     return p

@@ -13,8 +13,7 @@ from calibration import colours
 from calibration.colours import CLASSES, REFERENCE_LAB, ColourModel
 from calibration.synthetic import apply_cast, composite_tiles
 from referee.errors import BadInput
-from referee.hexgrid import ring, to_pixel
-from referee.tiles import rotated_edges
+from referee.hexgrid import ring
 from tantrix.cli import main
 
 CELLS = [(0, 0)] + ring((0, 0), 1) + ring((0, 0), 2) + ring((0, 0), 3) + ring((0, 0), 4)

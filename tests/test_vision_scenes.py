@@ -1,6 +1,5 @@
 """Rendered scenes (scenegen) read back: clean shots exactly, an empty table as empty,
 a covered tile never reported as a wrong tile."""
-import copy
 
 import numpy as np
 import pytest
@@ -18,16 +17,6 @@ def _truth_board(truth: dict) -> Board:
                                       for t in truth["tiles"]]})
 
 
-def _params(**changes):
-    p = copy.deepcopy(scenegen.default_params())
-    for key, value in changes.items():
-        if isinstance(value, dict):
-            p[key].update(value)
-        else:
-            p[key] = value
-    return p
-
-
 CLEAN = [
     ("default", {}),
     ("dark-table-tilted", {"table": {"kind": "dark"}, "tilt_deg": 30.0, "roll_deg": 40.0}),
@@ -39,7 +28,7 @@ CLEAN = [
 @pytest.mark.parametrize("name,changes", CLEAN, ids=[c[0] for c in CLEAN])
 def test_clean_scene_read_exactly(name, changes):
     board = random_position(20, seed=7)
-    image, truth = scenegen.render(board, _params(**changes), seed=3)
+    image, truth = scenegen.render(board, scenegen.default_params(**changes), seed=3)
     read = read_photo(image)
     expected = _truth_board(truth)
     assert best_alignment(expected, read)[2] == len(expected)
@@ -53,7 +42,7 @@ def test_clean_scene_read_exactly(name, changes):
 
 def test_pixel_centres_match_truth():
     board = random_position(12, seed=11)
-    image, truth = scenegen.render(board, _params(), seed=1)
+    image, truth = scenegen.render(board, scenegen.default_params(), seed=1)
     read = read_photo(image)
     size = truth["render"]["tile_px_measured"]
     got = np.array([e["pixel"] for e in read.extras.values()])
@@ -63,7 +52,7 @@ def test_pixel_centres_match_truth():
 
 
 def test_empty_table_gives_no_tiles():
-    image, truth = scenegen.render(Board(), _params(), seed=2)
+    image, truth = scenegen.render(Board(), scenegen.default_params(), seed=2)
     read = read_photo(image)
     assert len(read) == 0
     assert read.loose == []
@@ -71,7 +60,7 @@ def test_empty_table_gives_no_tiles():
 
 def test_loose_tile_reported_as_loose():
     board = random_position(15, seed=4)
-    p = _params(clutter={"loose": 1, "face_down": 0, "occluder": "none"})
+    p = scenegen.default_params(clutter={"loose": 1, "face_down": 0, "occluder": "none"})
     image, truth = scenegen.render(board, p, seed=5)
     read = read_photo(image)
     expected = _truth_board(truth)
@@ -82,7 +71,7 @@ def test_loose_tile_reported_as_loose():
 
 def test_covered_tile_is_not_guessed():
     board = random_position(20, seed=8)
-    p = _params(clutter={"loose": 0, "face_down": 0, "occluder": "hand"})
+    p = scenegen.default_params(clutter={"loose": 0, "face_down": 0, "occluder": "hand"})
     image, truth = scenegen.render(board, p, seed=6)
     read = read_photo(image)
     expected = _truth_board(truth)
@@ -98,7 +87,7 @@ def test_covered_tile_is_not_guessed():
 def test_profile_is_used_when_given():
     from types import SimpleNamespace
     board = random_position(12, seed=9)
-    image, truth = scenegen.render(board, _params(), seed=4)
+    image, truth = scenegen.render(board, scenegen.default_params(), seed=4)
     expected = _truth_board(truth)
     plain = read_photo(image)
     empty_profile = read_photo(image, profile=SimpleNamespace(neutral=None, colour_means=None))

@@ -1,7 +1,5 @@
 """The lattice search: the true lattice reads better than its multiples, small groups of
 tiles are found, and a known tile pitch is used."""
-import copy
-
 import cv2
 import numpy as np
 import pytest
@@ -16,14 +14,8 @@ scenegen = pytest.importorskip("scenegen")
 
 
 def _scene(n_tiles: int, seed: int, **changes):
-    p = copy.deepcopy(scenegen.default_params())
-    for key, value in changes.items():
-        if isinstance(value, dict):
-            p[key].update(value)
-        else:
-            p[key] = value
     board = random_position(n_tiles, seed=seed)
-    return scenegen.render(board, p, seed=seed)
+    return scenegen.render(board, scenegen.default_params(**changes), seed=seed)
 
 
 def _truth_lattice(truth: dict, scale: float) -> Lattice:
@@ -77,7 +69,7 @@ def test_known_pitch_is_used():
     assert lat is not None
     # cell sizes where the tiles are (perspective changes them across the photo)
     px = true.centres(cells)
-    at = np.round(lat.to_plane(px) @ np.linalg.inv(BASIS).T).astype(int)
+    at = lat.cell_at(px)
     got = lat.cell_size(at)
     assert np.allclose(lat.centres(at), px, atol=0.15 * pitch)
     # (the truth lattice here is a similarity, the found one follows the 10° tilt)

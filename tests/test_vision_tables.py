@@ -5,7 +5,6 @@ import pytest
 
 from referee.board import board_from_json
 from referee.compare import best_alignment, same_position
-from referee.randomgame import random_position
 from vision import bodies, colours, read_photo, reader, second_look
 
 scenegen = pytest.importorskip("scenegen")

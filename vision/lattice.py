@@ -15,7 +15,7 @@ a coloured link, 0..1):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -67,6 +67,29 @@ class Lattice:
     def centres(self, cells: np.ndarray) -> np.ndarray:
         """Image centres of cells given as an (N, 2) int array of (q, r)."""
         return self.to_image(np.asarray(cells, np.float64) @ BASIS.T)
+
+    def cell_at(self, pts: np.ndarray) -> np.ndarray:
+        """The cells (N, 2) int whose hexagons contain image points (N, 2) (hex rounding)."""
+        qr = self.to_plane(np.asarray(pts, np.float64).reshape(-1, 2)) @ np.linalg.inv(BASIS).T
+        cube = np.stack([qr[:, 0], qr[:, 1], -qr.sum(1)], 1)
+        rnd = np.round(cube)
+        err = np.abs(rnd - cube)
+        # the coordinate rounded furthest is the one to recompute from the other two
+        worst = err.argmax(1)
+        rows = np.arange(len(rnd))
+        rnd[rows, worst] = 0.0
+        rnd[rows, worst] = -rnd[rows].sum(1)
+        return rnd[:, :2].astype(int)
+
+    def turn_against(self, plane_point: np.ndarray, M: np.ndarray) -> float:
+        """Degrees (0..30) between a hexagon seen in the image (2x2 map ``M`` of the unit
+        plane hexagon, as :class:`vision.bodies.Hexagon`) and the lattice's cells at
+        ``plane_point``, modulo the hexagon's 60° symmetry."""
+        p = np.asarray(plane_point, np.float64)
+        j = self.to_image(np.array([p, p + [1.0, 0.0]]))
+        a_lat = np.degrees(np.arctan2(j[1, 1] - j[0, 1], j[1, 0] - j[0, 0]))
+        a_hex = np.degrees(np.arctan2(M[1, 0], M[0, 0]))
+        return float(abs((a_hex - a_lat + 30) % 60 - 30))
 
     def cell_size(self, cells: np.ndarray) -> np.ndarray:
         """Approximate centre-to-corner size in image pixels of each cell, (N,)."""
@@ -211,14 +234,14 @@ _FOLD = 24
 
 
 def fold_phase(link: np.ndarray, base: np.ndarray, weight_centre: np.ndarray, radius: float
-               ) -> tuple[np.ndarray, float, float]:
-    """Best lattice offset (image px) for neighbour vectors ``base``, with its scores.
+               ) -> tuple[np.ndarray, float]:
+    """Best lattice offset (image px) for neighbour vectors ``base``, and its match.
 
     The link image near ``weight_centre`` (within ``radius`` px, so that perspective does
     not smear the phase) is folded into one cell and matched against the Tantrix pattern
-    (link colour on edge midpoints, black corners).  Returns ``(offset, score, ncc)``:
-    ``score`` the raw match (grows with contrast), ``ncc`` the match normalised by the
-    fold's own variation (-1..1), which compares lattices of different sizes fairly.
+    (link colour on edge midpoints, black corners).  Returns ``(offset, ncc)``: ``ncc`` the
+    match normalised by the fold's own variation (-1..1), which compares lattices of
+    different sizes fairly.
     """
     h, w = link.shape
     step = max(1, int(np.linalg.norm(base[:, 0]) / 10))
@@ -231,7 +254,7 @@ def fold_phase(link: np.ndarray, base: np.ndarray, weight_centre: np.ndarray, ra
     near = (xs - cx) ** 2 + (ys - cy) ** 2 < radius ** 2
     xs, ys = xs[near], ys[near]
     if len(xs) == 0:
-        return np.asarray(weight_centre, np.float64), 0.0, 0.0
+        return np.asarray(weight_centre, np.float64), 0.0
     vals = link[ys.astype(int), xs.astype(int)]
     uv = np.linalg.solve(base, np.stack([xs, ys]))  # (2, N) in neighbour-vector units
     ui = (np.floor((uv[0] % 1.0) * _FOLD)).astype(int) % _FOLD
@@ -246,9 +269,8 @@ def fold_phase(link: np.ndarray, base: np.ndarray, weight_centre: np.ndarray, ra
     score = np.real(np.fft.ifft2(np.fft.fft2(fold) * np.conj(np.fft.fft2(t))))
     dv, du = np.unravel_index(np.argmax(score), score.shape)
     offset = base @ np.array([(du + 0.5) / _FOLD, (dv + 0.5) / _FOLD])
-    best = float(score.max())
-    ncc = best / (float(np.linalg.norm(fold)) * _TEMPLATE_NORM[0] + 1e-9)
-    return offset, best, ncc
+    ncc = float(score.max()) / (float(np.linalg.norm(fold)) * _TEMPLATE_NORM[0] + 1e-9)
+    return offset, ncc
 
 
 _TEMPLATE: list[np.ndarray] = []
@@ -331,11 +353,11 @@ def refine(link: np.ndarray, lat: Lattice, cells: np.ndarray, min_contrast: floa
         H, _inl = cv2.findHomography(plane, img, cv2.RANSAC,
                                      0.15 * float(np.median(lat.cell_size(cells[good]))), maxIters=300)
     else:
-        A, inl = cv2.estimateAffinePartial2D(plane, img) if good.sum() < 4 else cv2.estimateAffine2D(plane, img)
+        A, _inl = cv2.estimateAffinePartial2D(plane, img) if good.sum() < 4 else cv2.estimateAffine2D(plane, img)
         H = None if A is None else np.vstack([A, [0, 0, 1]])
     if H is None:
         return lat, cells[good]
-    return Lattice(H, lat.score), cells[good]
+    return replace(lat, H=H), cells[good]
 
 
 def _supported(lat: Lattice, cells: np.ndarray, support: np.ndarray | None) -> np.ndarray:
@@ -361,7 +383,8 @@ MAX_REFINED = 500
 
 
 def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) -> Lattice | None:
-    """Refine the lattice from the middle outwards; score = summed contrast of occupied cells."""
+    """Refine the lattice from the middle outwards (the caller scores it); ``None`` when no
+    cell holds a tile or the perspective is degenerate."""
     cells_all = lat.cells_in(w, h)
     if len(cells_all) == 0:
         return None
@@ -399,7 +422,4 @@ def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) ->
     sizes = lat.cell_size(cells_all[occ])
     if sizes.max() > 3.0 * sizes.min() or sizes.min() < 3:
         return None  # a degenerate perspective: not a table seen by a camera
-    # area of clean cells (contrast well above what a wrong lattice reaches), so neither a
-    # too-fine lattice (many weak small cells) nor a too-coarse one (few weak big ones) wins
-    lat.score = float((np.clip(con[occ] - 0.45, 0, None) * sizes ** 2).sum())
     return lat

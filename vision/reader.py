@@ -7,7 +7,7 @@ that ``r`` runs down the photo â†’ Board with reader extras; off-lattice tiles â
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -118,7 +118,7 @@ def _choose_frame(lat: Lattice, cells: np.ndarray) -> tuple[Lattice, int]:
     th = -np.deg2rad(60 * k)         # p_old = Rcw(-60k) p_new
     R = np.eye(3)
     R[:2, :2] = [[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]]
-    return Lattice(lat.H @ R, lat.score), k
+    return replace(lat, H=lat.H @ R), k
 
 
 def _with_weak_neighbours(cells: np.ndarray, con: np.ndarray) -> np.ndarray:
@@ -235,7 +235,7 @@ def _analyse_once(source: Any, profile: Any, look: str, pitch_px: float | None =
     full = photo.image
     f = full.shape[1] / w
     S = np.diag([f, f, 1.0])
-    lat_full = Lattice(S @ lat.H, lat.score)
+    lat_full = replace(lat, H=S @ lat.H)
     edges, corners = sample_cells(full, lat_full, occ, shifts)
     loose_edges = []
     for hx in hexes:
@@ -248,7 +248,6 @@ def _analyse_once(source: Any, profile: Any, look: str, pitch_px: float | None =
     # the colour model learns only from clear cells and loose hexagons, not faint ones
     learn = np.r_[strong, np.ones(len(hexes), bool)]
     model = colours.adapt_scale(model, edges[strong].reshape(-1, 3))
-    readings = []
     for _ in range(3):
         logp = colours.log_probs(all_edges, model)
         readings = identify.identify(logp)
@@ -328,11 +327,7 @@ def _off_lattice_hexagons(mask: np.ndarray, lat: Lattice, occ: np.ndarray, shift
         i = int(np.argmin(d))
         if d[i] < 1.2 * size:
             # compare the blob's corner directions with the lattice's there
-            p = occ[i].astype(np.float64) @ BASIS.T + shifts[i]
-            j = lat.to_image(np.array([p, p + [1.0, 0.0]]))
-            a_lat = np.degrees(np.arctan2(*(j[1] - j[0])[::-1]))
-            a_hex = np.degrees(np.arctan2(hx.M[1, 0], hx.M[0, 0]))
-            turn = abs((a_hex - a_lat + 30) % 60 - 30)
+            turn = lat.turn_against(occ[i].astype(np.float64) @ BASIS.T + shifts[i], hx.M)
             if turn < 8 and d[i] < 0.3 * size:
                 continue  # the blob is that cell's tile
             if tuple(int(v) for v in occ[i]) in main:

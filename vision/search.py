@@ -98,17 +98,13 @@ def blob_agreement(lat: Lattice, hexes: list[bodies.Hexagon]) -> float:
     for hx in hexes[:4]:
         if hx.iou < 0.85:
             continue
-        plane = lat.to_plane(np.asarray(hx.centre, np.float64)[None])
-        cell = np.round(plane @ np.linalg.inv(BASIS).T).astype(int)
+        cell = lat.cell_at(hx.centre)
         size = lat.cell_size(cell)[0]
         if abs(np.log(size / hx.size)) > 0.4:
             score -= 0.5
             continue
-        centre = lat.centres(cell)[0]
-        j = lat.to_image(np.array([cell[0] @ BASIS.T, cell[0] @ BASIS.T + [1.0, 0.0]]))
-        a_lat = np.degrees(np.arctan2(*(j[1] - j[0])[::-1]))
-        a_hex = np.degrees(np.arctan2(hx.M[1, 0], hx.M[0, 0]))
-        if np.linalg.norm(centre - hx.centre) < 0.25 * size and abs((a_hex - a_lat + 30) % 60 - 30) < 8:
+        near = np.linalg.norm(lat.centres(cell)[0] - hx.centre) < 0.25 * size
+        if near and lat.turn_against(cell[0] @ BASIS.T, hx.M) < 8:
             score += 0.1
     return score
 
@@ -137,7 +133,7 @@ def _seeds(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
         size = float(np.sqrt(abs(np.linalg.det(M))))
         if size < 4 or size > min(h, w) / 3 or abs(np.linalg.det(base)) < 1e-6:
             continue
-        fold_offset, _score, ncc = fold_phase(link, base, centre, 2.5 * size * SQ3)
+        fold_offset, ncc = fold_phase(link, base, centre, 2.5 * size * SQ3)
         offset = fold_offset if offset is None else offset
         folded.append((ncc, size, Lattice(affine_from_basis(base, offset))))
     seeds = [(readability(bgr, link, lat, model, (centre, 2.5 * size * SQ3)) + 0.1 * ncc
