@@ -27,16 +27,15 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import sys
 import time
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from bench.outputs import write_report
+
 CAL_TILES = 20
 
 
@@ -222,9 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     report = run(args.tier, args.count, args.any_light, not args.no_simulated, camera=args.camera)
     name = args.out or ("calibration-all-light" if args.any_light else "calibration")
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
-    (RESULTS / f"{name}.md").write_text(markdown(report))
+    write_report(name, report, markdown(report))
     print(markdown(report))
     return 0
 

@@ -54,7 +54,8 @@ from typing import Any, Iterator
 import cv2
 import numpy as np
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from bench.outputs import write_report
+
 GENERATOR_VERSION = 1
 """Bump when the stand or frame generator changes, so cached frames are rebuilt."""
 
@@ -478,9 +479,7 @@ def main(argv: list[str] | None = None) -> int:
     report = run(args.tier, args.stands, args.frames, args.max_side, args.first, args.camera)
     if args.label:
         report["label"] = args.label
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{args.out}.json").write_text(json.dumps(report, indent=1) + "\n")
-    (RESULTS / f"{args.out}.md").write_text(markdown(report))
+    write_report(args.out, report, markdown(report))
     print(markdown(report))
     return 0
 

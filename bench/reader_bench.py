@@ -14,14 +14,13 @@ printed and written to ``bench/results/reader.json`` (per-tier details to
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from bench.outputs import write_report
 
 TARGETS = {
     "identity_accuracy": 0.998,      # hard and real-texture
@@ -39,8 +38,7 @@ def accuracy(tier: str, count: int, progress: bool = True) -> dict:
     """Recognition summary of the reader on the first ``count`` images of ``tier``."""
     from bench.recognition import run
     report = run(tier, READER, count, progress=progress)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / f"reader-{tier}.json").write_text(json.dumps(report, indent=1))
+    write_report(f"reader-{tier}", report)
     return report["summary"]
 
 
@@ -67,9 +65,9 @@ def speed_12mp(repeats: int = 7) -> dict:
         path = str(Path(d) / "board56.jpg")
         truth = render_to_file(board, path, params, seed=5)
         times = _time_reads(path, repeats)
-        from vision import read_photo
         from referee.board import board_from_json
         from referee.compare import best_alignment
+        from vision import read_photo
         read = read_photo(path)
         tb = board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
                                         for t in truth["tiles"]]})
@@ -116,10 +114,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{s12['tiles_read_right']}/{s12['tiles']} tiles right", flush=True)
         out["speed"]["720p"] = s7 = speed_720p()
         print(f"1280x720: median {s7['median_seconds']} s (target ≤ 0.06 s)", flush=True)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    name = "reader.json" if not args.speed_only else "reader-speed.json"
-    (RESULTS / name).write_text(json.dumps(out, indent=1))
-    print(f"wrote {RESULTS / name}", file=sys.stderr)
+    path = write_report("reader" if not args.speed_only else "reader-speed", out)
+    print(f"wrote {path}", file=sys.stderr)
     return 0
 
 

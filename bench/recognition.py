@@ -40,11 +40,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+from bench.outputs import RESULTS, write_report
 from referee.board import Board
 from referee.compare import best_alignment, same_position, turned
-
-RESULTS = Path(__file__).resolve().parent / "results"
-
 
 # -- readers -------------------------------------------------------------------------------
 
@@ -285,12 +283,8 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def write(report: dict[str, Any], out_dir: Path = RESULTS) -> Path:
-    out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"recognition-{report['tier']}-{reader_name(report['reader'])}"
-    path = out_dir / f"{stem}.json"
-    path.write_text(json.dumps(report, indent=1))
-    (out_dir / f"{stem}.md").write_text(markdown(report))
-    return path
+    return write_report(stem, report, markdown(report), out_dir)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from tqdm import tqdm  # noqa: E402
 
+from bench.outputs import write_json  # noqa: E402
 from referee.board import Board, Placement  # noqa: E402
 from referee.gobbles import FORCED  # noqa: E402
 from referee.hexgrid import neighbours  # noqa: E402
@@ -118,8 +119,7 @@ def main(argv=None) -> int:
         "false_alarms_on_clean_games": false_alarms,
         "faults": {k: {"injected": tried[k], "caught": caught[k]} for k in FAULTS},
     }
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    write_json(args.out, out)
     print(json.dumps(out, indent=1))
     return 0
 

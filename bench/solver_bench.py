@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from tqdm import tqdm  # noqa: E402
 
+from bench.outputs import write_json  # noqa: E402
 from referee.puzzles import check_puzzle  # noqa: E402
 from referee.solver import solve  # noqa: E402
 
@@ -95,8 +96,7 @@ def main(argv=None) -> int:
         summary["tangle_unsolved"] = {r["puzzle"]: r["status"] for r in tangle if not r["verified"]}
     out = {"summary": summary, "puzzles": rows,
            "machine": {"python": platform.python_version(), "platform": platform.platform()}}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    write_json(args.out, out)
     print(json.dumps(summary, indent=1))
     return 0
 
