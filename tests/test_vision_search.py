@@ -74,3 +74,53 @@ def test_known_pitch_is_used():
     assert np.allclose(lat.centres(at), px, atol=0.15 * pitch)
     # (the truth lattice here is a similarity, the found one follows the 10° tilt)
     assert abs(got.mean() / true.cell_size(cells).mean() - 1) < 0.05
+
+
+def test_a_clean_board_is_found_without_ranking_every_hypothesis(monkeypatch):
+    """Many tiles reading cleanly: the autocorrelation ring's own lattice is grown first and
+    the ~50 other hypotheses are never ranked (the speed of a live frame rests on it)."""
+    image, truth = _scene(24, seed=3, table={"kind": "wood"}, tile_px=60.0, width=1280, height=720)
+    work, ws, model, link, mask = _prepared(image)
+
+    def no_ranking(*_a, **_k):
+        raise AssertionError("every hypothesis was ranked")
+
+    monkeypatch.setattr(search, "_seeds", no_ranking)
+    lat = search.find_lattice(work, link, mask, model)
+    assert lat is not None and search._clear(lat)
+    cells = np.array([[t["q"], t["r"]] for t in truth["tiles"]])
+    px = np.array([t["pixel"] for t in truth["tiles"]]) * ws
+    at = lat.cell_at(px)
+    # every tile lands in its own cell, at that cell's centre
+    assert len({tuple(c) for c in at}) == len(cells)
+    assert np.allclose(lat.centres(at), px, atol=0.2 * float(np.median(lat.cell_size(at))))
+
+
+def test_few_tiles_are_not_trusted_early():
+    """Below EARLY_CELLS clean cells near the middle, the likely hypotheses are not taken on
+    their own: several lattices read a few tiles about as well."""
+    image, truth = _scene(5, seed=2, table={"kind": "felt"}, tile_px=70.0, roll_deg=25.0)
+    work, _ws, model, link, mask = _prepared(image)
+    m = cv2.moments(link)
+    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    hexes = search.single_tiles(mask)
+    maps = search.likely(search.ring_maps(link), hexes)
+    assert search._early(work, link, model, maps, centre, hexes) is None
+    # (the ring's lattice does read these five tiles: it is the rule that holds it back)
+    lat = search.find_lattice(work, link, mask, model)
+    assert lat is not None and lat.judged == len(truth["tiles"])
+
+
+def test_sampling_coordinates_given_apart_match_points():
+    from vision.lattice import _apply_sum, sample, sample_xy
+    rng = np.random.default_rng(1)
+    img = rng.random((60, 90)).astype(np.float32)
+    H = np.array([[3.0, 0.5, 40.0], [-0.4, 2.5, 30.0], [1e-3, 2e-3, 1.0]])
+    a, b, c = rng.normal(size=(7, 1, 1, 2)), rng.normal(size=(1, 5, 1, 2)), rng.normal(size=(1, 1, 4, 2))
+    pts = Lattice(H).to_image(a + b + c)
+    xs, ys = _apply_sum(H, a, b, c)
+    assert np.allclose(xs, pts[..., 0], atol=1e-4) and np.allclose(ys, pts[..., 1], atol=1e-4)
+    assert np.allclose(sample_xy(img, xs, ys), sample(img, pts), atol=1e-5)
+    colour = rng.random((60, 90, 3)).astype(np.float32)
+    assert sample(colour, pts[:, 0, 0]).shape == (7, 3)
+    assert np.allclose(sample(colour, pts).reshape(-1, 3), sample(colour, pts.reshape(-1, 2)), atol=1e-5)

@@ -48,6 +48,30 @@ def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return out
 
 
+def _apply_sum(H: np.ndarray, *parts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Image x and y (float32) of the sum of broadcastable plane-point arrays (..., 2).
+
+    Each part is mapped by H's linear terms on its own and only the sums are broadcast:
+    a cells x shifts x edge points grid costs a few passes over the result, not a float64
+    (..., 2) array of plane points first.
+    """
+    X = Y = W = None
+    for p in parts:
+        p = np.asarray(p, np.float64)
+        px, py = p[..., 0], p[..., 1]
+        x = H[0, 0] * px + H[0, 1] * py
+        y = H[1, 0] * px + H[1, 1] * py
+        w = H[2, 0] * px + H[2, 1] * py
+        X = x if X is None else X + x
+        Y = y if Y is None else Y + y
+        W = w if W is None else W + w
+    X = X + H[0, 2]
+    Y = Y + H[1, 2]
+    W = W + H[2, 2]
+    X, Y, W = np.broadcast_arrays(X, Y, W)
+    return (X / W).astype(np.float32), (Y / W).astype(np.float32)
+
+
 @dataclass
 class Lattice:
     """``H`` maps lattice-plane points (homogeneous) to photo pixels of the working image."""
@@ -119,17 +143,34 @@ class Lattice:
 
 def sample(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Bilinear samples of a float32 (H, W) or (H, W, C) image at points (..., 2) (x, y)."""
-    shape = pts.shape[:-1]
-    p = np.asarray(pts, np.float32).reshape(-1, 2)
-    n = len(p)
+    p = np.asarray(pts, np.float32)
+    return sample_xy(image, p[..., 0], p[..., 1])
+
+
+_MAX_MAP = 32000
+"""Longest side of a map cv2.remap takes (its limit is 32767)."""
+
+
+def sample_xy(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """:func:`sample` at image coordinates given apart: float32 arrays of one shape (...)."""
+    shape = xs.shape
+    n = xs.size
     if n == 0:
         return np.zeros(shape + image.shape[2:], np.float32)
+    if xs.ndim >= 2 and shape[-1] <= _MAX_MAP and n // shape[-1] <= _MAX_MAP:
+        # the points' own (rows, last axis) layout is a valid remap map: no copy needed
+        mx = np.ascontiguousarray(xs, np.float32).reshape(-1, shape[-1])
+        my = np.ascontiguousarray(ys, np.float32).reshape(-1, shape[-1])
+        out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return out.reshape(shape + image.shape[2:])
     cols = 1024 if n > 1024 else max(n, 1)
     rows = -(-n // cols)
-    pad = np.zeros((rows * cols, 2), np.float32)
-    pad[:n] = p
-    pad = pad.reshape(rows, cols, 2)
-    out = cv2.remap(image, pad[..., 0], pad[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    mx = np.zeros(rows * cols, np.float32)
+    my = np.zeros(rows * cols, np.float32)
+    mx[:n] = xs.ravel()
+    my[:n] = ys.ravel()
+    out = cv2.remap(image, mx.reshape(rows, cols), my.reshape(rows, cols), cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE)
     if image.ndim == 3:
         return out.reshape(-1, image.shape[2])[:n].reshape(*shape, image.shape[2])
     return out.reshape(-1)[:n].reshape(shape)
@@ -174,46 +215,56 @@ def autocorr_bases(link: np.ndarray, max_candidates: int = 3) -> list[np.ndarray
     ac = np.fft.fftshift(ac).astype(np.float32)
     cy, cx = h, w
     ac /= ac[cy, cx] + 1e-9
-    yy, xx = np.mgrid[-cy:cy, -cx:cx]
+    # peaks are looked for in the upper half-plane within half the image's short side:
+    # only that window (plus the 5x5 dilation's reach) is searched
+    R = int(np.ceil(0.5 * min(h, w)))
+    y0, y1 = max(0, cy - 2), min(2 * h, cy + R + 2)
+    x0, x1 = max(0, cx - R - 2), min(2 * w, cx + R + 2)
+    win = ac[y0:y1, x0:x1]
+    dil = cv2.dilate(win, np.ones((5, 5), np.uint8))
+    yy, xx = np.mgrid[y0 - cy:y1 - cy, x0 - cx:x1 - cx]
     rr = np.hypot(xx, yy)
-    dil = cv2.dilate(ac, np.ones((5, 5), np.uint8))
-    peaks = np.argwhere((ac >= dil) & (rr > 3) & (rr < 0.5 * min(h, w)) & (ac > 0.05) & (yy >= 0))
+    inner = np.zeros(win.shape, bool)
+    inner[2 if y0 > 0 else 0:win.shape[0] - (2 if y1 < 2 * h else 0),
+          2 if x0 > 0 else 0:win.shape[1] - (2 if x1 < 2 * w else 0)] = True
+    peaks = np.argwhere((win >= dil) & inner & (rr > 3) & (rr < 0.5 * min(h, w)) & (win > 0.05)
+                        & (yy >= 0))
     if len(peaks) == 0:
         return []
-    vals = ac[peaks[:, 0], peaks[:, 1]]
+    vals = win[peaks[:, 0], peaks[:, 1]]
     vecs = np.stack([xx[peaks[:, 0], peaks[:, 1]], yy[peaks[:, 0], peaks[:, 1]]], 1).astype(np.float64)
     order = np.argsort(-vals)
     vecs, vals = vecs[order], vals[order]
+    norms = np.linalg.norm(vecs, axis=1)
+    absv = np.abs(vecs)
     out: list[np.ndarray] = []
     used = np.zeros(len(vecs), bool)
     for i in range(min(len(vecs), 8)):
         if used[i]:
             continue
         e1 = vecs[i]
-        n1 = np.linalg.norm(e1)
-        # the best partner: similar length, 40..80 degrees away (either side)
-        best, bv = None, -1.0
-        for j in range(len(vecs)):
-            if j == i:
-                continue
-            for sgn in (1.0, -1.0):
-                e2 = sgn * vecs[j]
-                n2 = np.linalg.norm(e2)
-                ang = np.degrees(np.arccos(np.clip(e1 @ e2 / (n1 * n2), -1, 1)))
-                if 0.6 < n2 / n1 < 1.67 and 35 < ang < 85 and vals[j] > bv:
-                    best, bv = e2, vals[j]
-        if best is None:
+        n1 = norms[i]
+        # the best partner: similar length, 40..80 degrees away (either side); peaks are
+        # sorted by value, so the first that qualifies is the strongest
+        cos = (vecs @ e1) / (norms * n1)
+        ratio_ok = (norms / n1 > 0.6) & (norms / n1 < 1.67)
+        ratio_ok[i] = False
+        ang_pos = np.degrees(np.arccos(np.clip(cos, -1, 1)))
+        ang_neg = np.degrees(np.arccos(np.clip(-cos, -1, 1)))
+        pos = ratio_ok & (ang_pos > 35) & (ang_pos < 85)
+        neg = ratio_ok & (ang_neg > 35) & (ang_neg < 85)
+        cand = np.nonzero(pos | neg)[0]
+        if len(cand) == 0:
             continue
-        e2 = best
+        j = cand[0]
+        e2 = vecs[j] if pos[j] else -vecs[j]
         if _cross(e1, e2) < 0:
             e1, e2 = e2, e1
         base = np.stack([e1, e2], 1)
         out.append(base)
         # skip other peaks on the same ring
-        for j in range(len(vecs)):
-            for v in (e1, e2, e2 - e1):
-                if np.linalg.norm(np.abs(vecs[j]) - np.abs(v)) < 0.15 * n1:
-                    used[j] = True
+        ring = np.abs(np.stack([e1, e2, e2 - e1]))
+        used |= (np.linalg.norm(absv[:, None, :] - ring[None], axis=2) < 0.15 * n1).any(1)
         if len(out) >= max_candidates:
             break
     return out
@@ -304,6 +355,7 @@ _SEARCH = np.stack(np.meshgrid(np.linspace(-0.3, 0.3, 7), np.linspace(-0.3, 0.3,
 _NEAR = np.concatenate([0.8 * CORNERS + 0.2 * np.roll(CORNERS, 1, 0), 0.8 * CORNERS + 0.2 * np.roll(CORNERS, -1, 0)])
 _EDGE_PTS = np.concatenate([MIDPOINTS * 0.85, CORNERS * 0.85, _NEAR * 0.88])
 _EDGE_W = np.r_[np.ones(6), -np.ones(18) / 3.0]
+_FINE = np.stack(np.meshgrid(np.linspace(-0.12, 0.12, 5), np.linspace(-0.12, 0.12, 5)), -1).reshape(-1, 2)
 
 
 def local_shifts(link: np.ndarray, lat: Lattice, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -316,13 +368,12 @@ def local_shifts(link: np.ndarray, lat: Lattice, cells: np.ndarray) -> tuple[np.
         return np.zeros((0, 2)), np.zeros(0)
     sc = cell_contrast(link, lat, cells, _SEARCH)
     best = _SEARCH[sc.argmax(1)]
-    fine = np.stack(np.meshgrid(np.linspace(-0.12, 0.12, 5), np.linspace(-0.12, 0.12, 5)), -1).reshape(-1, 2)
     centres = np.asarray(cells, np.float64) @ BASIS.T + best
-    pts = centres[:, None, None, :] + fine[None, :, None, :] + _EDGE_PTS[None, None, :, :]
-    v = sample(link, lat.to_image(pts))
+    v = sample_xy(link, *_apply_sum(lat.H, centres[:, None, None, :], _FINE[None, :, None, :],
+                                    _EDGE_PTS[None, None, :, :]))
     sc2 = (v * _EDGE_W).sum(-1) / 6.0
     k = sc2.argmax(1)
-    return best + fine[k], sc2[np.arange(len(cells)), k]
+    return best + _FINE[k], sc2[np.arange(len(cells)), k]
 
 
 def cell_contrast(link: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray | None = None
@@ -331,9 +382,8 @@ def cell_contrast(link: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.
     centres = np.asarray(cells, np.float64) @ BASIS.T
     if shifts is None:
         shifts = np.zeros((1, 2))
-    pts = centres[:, None, None, :] + shifts[None, :, None, :] + _EDGE_PTS[None, None, :, :]
-    img = lat.to_image(pts)
-    v = sample(link, img)
+    v = sample_xy(link, *_apply_sum(lat.H, centres[:, None, None, :], shifts[None, :, None, :],
+                                    _EDGE_PTS[None, None, :, :]))
     return (v * _EDGE_W).sum(-1) / 6.0  # (N, S)
 
 

@@ -46,6 +46,13 @@ CLEAR_SHARE = 0.85
 POLISHED_SHARE = 0.95
 """... and above this share its scale needs no polishing either."""
 
+EARLY_CELLS = 6
+"""Cells near the middle that must read cleanly before a likely hypothesis is trusted
+without ranking the others (with fewer tiles, several lattices read about as well)."""
+
+_INV_BASIS = np.linalg.inv(BASIS)
+_DET_BASIS = abs(float(np.linalg.det(BASIS)))
+
 MAX_JUDGED_CELLS = 60
 """Cells read to judge one lattice (the clearest ones): enough to tell, and fast."""
 
@@ -55,20 +62,25 @@ def _turn(deg: float) -> np.ndarray:
     return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
 
 
-def hypotheses(link: np.ndarray, hexes: list[bodies.Hexagon], pitch_px: float | None = None
-               ) -> list[tuple[np.ndarray, np.ndarray | None]]:
+def ring_maps(link: np.ndarray) -> list[np.ndarray]:
+    """2x2 maps (plane → working image) of the link image's autocorrelation rings, best first."""
+    h, w = link.shape
+    f = min(1.0, 256.0 / max(h, w))
+    small = cv2.resize(link, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else link
+    return [(base / f) @ _INV_BASIS for base in autocorr_bases(small, max_candidates=3)]
+
+
+def hypotheses(link: np.ndarray, hexes: list[bodies.Hexagon], pitch_px: float | None = None,
+               rings: list[np.ndarray] | None = None) -> list[tuple[np.ndarray, np.ndarray | None]]:
     """Candidate lattices: (2x2 map plane → working image, offset px or ``None``).
 
     Without an offset, the offset is found by folding the link image (:func:`fold_phase`).
-    ``hexes``: single-tile blobs, best first (:func:`single_tiles`).
+    ``hexes``: single-tile blobs, best first (:func:`single_tiles`); ``rings``: the
+    :func:`ring_maps` of ``link`` when already known.
     """
-    h, w = link.shape
-    out: list[np.ndarray] = []
-    f = min(1.0, 256.0 / max(h, w))
-    small = cv2.resize(link, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else link
+    out: list[tuple[np.ndarray, np.ndarray | None]] = []
     r30 = _turn(30.0) / SQ3
-    for base in autocorr_bases(small, max_candidates=3):
-        M = (base / f) @ np.linalg.inv(BASIS)
+    for M in ring_maps(link) if rings is None else rings:
         out += [(M * s, None) for s in (0.25, 1 / 3, 0.5, 1.0, 2.0)]
         out += [(M @ r30 * s, None) for s in (1 / 3, 0.5, 1.0)]
     for hx in hexes[:3]:
@@ -76,10 +88,26 @@ def hypotheses(link: np.ndarray, hexes: list[bodies.Hexagon], pitch_px: float | 
         out += [(hx.M @ _turn(a), None) for a in range(5, 60, 5)]
     if pitch_px:
         # a fixed camera's profile knows the cells' size: nothing else is worth trying
+        out = _near_pitch(out, pitch_px)
         size = pitch_px / SQ3
-        out = [(M, off) for M, off in out if abs(np.log(np.sqrt(abs(np.linalg.det(M))) / size)) < 0.15]
         out += [(size * _turn(a), None) for a in range(0, 60, 3)]
     return out
+
+
+def likely(rings: list[np.ndarray], hexes: list[bodies.Hexagon], pitch_px: float | None = None
+           ) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """The few hypotheses that are usually right, most often right first: each
+    autocorrelation ring as it is (when the photo shows more than a few tiles, its first
+    ring is the lattice's), then the clearest single-tile blob's own lattice."""
+    out: list[tuple[np.ndarray, np.ndarray | None]] = [(M, None) for M in rings[:2]]
+    out += [(hx.M, hx.centre) for hx in hexes[:1]]
+    return _near_pitch(out, pitch_px) if pitch_px else out
+
+
+def _near_pitch(maps: list[tuple[np.ndarray, np.ndarray | None]], pitch_px: float
+                ) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    size = pitch_px / SQ3
+    return [(M, off) for M, off in maps if abs(np.log(np.sqrt(abs(np.linalg.det(M))) / size)) < 0.15]
 
 
 def single_tiles(mask: np.ndarray) -> list[bodies.Hexagon]:
@@ -120,27 +148,61 @@ def sweep(link: np.ndarray, pitch_px: float | None = None) -> list[tuple[np.ndar
     return [(s * _turn(a), None) for s in sizes for a in range(0, 60, 6)]
 
 
+def _seed(link: np.ndarray, M: np.ndarray, offset: np.ndarray | None, centre: np.ndarray
+          ) -> tuple[float, float, Lattice] | None:
+    """A map with its best offset near ``centre``: ``(fold ncc, cell size px, lattice)``,
+    or ``None`` when the map is no plausible lattice for this image."""
+    h, w = link.shape
+    base = M @ BASIS
+    det = abs(M[0, 0] * M[1, 1] - M[0, 1] * M[1, 0])
+    size = float(np.sqrt(det))
+    if size < 4 or size > min(h, w) / 3 or det * _DET_BASIS < 1e-6:
+        return None
+    fold_offset, ncc = fold_phase(link, base, centre, 2.5 * size * SQ3)
+    offset = fold_offset if offset is None else offset
+    return ncc, size, Lattice(affine_from_basis(base, offset))
+
+
 def _seeds(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
            maps: list[tuple[np.ndarray, np.ndarray | None]],
            centre: np.ndarray, hexes: list[bodies.Hexagon]) -> list[tuple[float, Lattice]]:
     """Each map with its best offset near ``centre``, ranked by how well the cells near
     ``centre`` read (before the lattice is grown to follow perspective).
     """
-    h, w = link.shape
-    folded = []
-    for M, offset in maps:
-        base = M @ BASIS
-        size = float(np.sqrt(abs(np.linalg.det(M))))
-        if size < 4 or size > min(h, w) / 3 or abs(np.linalg.det(base)) < 1e-6:
-            continue
-        fold_offset, ncc = fold_phase(link, base, centre, 2.5 * size * SQ3)
-        offset = fold_offset if offset is None else offset
-        folded.append((ncc, size, Lattice(affine_from_basis(base, offset))))
+    folded = [s for s in (_seed(link, M, offset, centre) for M, offset in maps) if s is not None]
     seeds = [(readability(bgr, link, lat, model, (centre, 2.5 * size * SQ3)) + 0.1 * ncc
               + blob_agreement(lat, hexes), lat)
              for ncc, size, lat in folded]
     seeds.sort(key=lambda s: -s[0])
     return _distinct(seeds)
+
+
+def _early(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
+           maps: list[tuple[np.ndarray, np.ndarray | None]], centre: np.ndarray,
+           hexes: list[bodies.Hexagon]) -> Lattice | None:
+    """The first of the :func:`likely` hypotheses that reads cleanly, grown and judged
+    :func:`_clear`; ``None`` if none does (then every hypothesis is ranked).
+
+    Most photos of a Tantrix are read right by their autocorrelation ring: ranking the ~50
+    other hypotheses first would cost most of a frame's time for nothing.  Only a lattice
+    whose cells near the middle already read cleanly (:data:`EARLY_CELLS` of them) is grown.
+    """
+    h, w = link.shape
+    for M, offset in maps:
+        seed = _seed(link, M, offset, centre)
+        if seed is None:
+            continue
+        _ncc, size, lat = seed
+        r, n = _readability(bgr, link, lat, model, (centre, 2.5 * size * SQ3))
+        if n < EARLY_CELLS or r < CLEAR_SHARE * n:
+            continue
+        grown = _grow(link, lat, centre, w, h)
+        if grown is None:
+            continue
+        _score(bgr, link, model, grown, hexes)
+        if _clear(grown):
+            return grown
+    return None
 
 
 def _distinct(seeds: list[tuple[float, Lattice]], n: int = GROWN) -> list[tuple[float, Lattice]]:
@@ -220,7 +282,11 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
         return None
     centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
     hexes = single_tiles(mask)
-    seeds = _seeds(bgr, link, model, hypotheses(link, hexes, pitch_px), centre, hexes)
+    rings = ring_maps(link)
+    best = _early(bgr, link, model, likely(rings, hexes, pitch_px), centre, hexes)
+    if best is not None:
+        return _polish_scale(bgr, link, model, best, centre, hexes)
+    seeds = _seeds(bgr, link, model, hypotheses(link, hexes, pitch_px, rings), centre, hexes)
     best = _judge(bgr, link, model, seeds, centre, hexes)
     if best is None or best.score < max(1.5, 0.5 * best.judged):
         seeds = _seeds(bgr, link, model, sweep(link, pitch_px), centre, hexes)
