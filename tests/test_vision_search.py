@@ -111,6 +111,18 @@ def test_few_tiles_are_not_trusted_early():
     assert lat is not None and lat.judged == len(truth["tiles"])
 
 
+def test_cells_in_a_window_are_the_image_cells_inside_it():
+    H = np.array([[21.0, -6.0, 300.0], [5.0, 19.0, 200.0], [2e-4, -3e-4, 1.0]])
+    lat = Lattice(H)
+    whole = lat.cells_in(800, 450)
+    for win in [(100.0, 50.0, 300.0, 260.0), (-50.0, -50.0, 90.0, 80.0), (700.0, 400.0, 900.0, 600.0)]:
+        c = lat.centres(whole)
+        inside = (c[:, 0] >= win[0]) & (c[:, 0] < win[2]) & (c[:, 1] >= win[1]) & (c[:, 1] < win[3])
+        got = lat.cells_in(800, 450, window=win)
+        assert {tuple(v) for v in got} == {tuple(v) for v in whole[inside]}
+        assert len(got) == inside.sum() > 0
+
+
 def test_sampling_coordinates_given_apart_match_points():
     from vision.lattice import _apply_sum, sample, sample_xy
     rng = np.random.default_rng(1)

@@ -24,6 +24,7 @@ SQ3 = 3 ** 0.5
 A1 = np.array([1.5, SQ3 / 2])   # plane vector to neighbour (q+1, r)   (edge 2, SE)
 A2 = np.array([0.0, SQ3])       # plane vector to neighbour (q, r+1)   (edge 3, S)
 BASIS = np.stack([A1, A2], axis=1)  # plane = BASIS @ (q, r)
+_INV_BASIS = np.linalg.inv(BASIS)
 
 _ang_mid = np.deg2rad(-90 + 60 * np.arange(6))
 MIDPOINTS = np.stack([np.cos(_ang_mid), np.sin(_ang_mid)], 1) * (SQ3 / 2)
@@ -94,7 +95,7 @@ class Lattice:
 
     def cell_at(self, pts: np.ndarray) -> np.ndarray:
         """The cells (N, 2) int whose hexagons contain image points (N, 2) (hex rounding)."""
-        qr = self.to_plane(np.asarray(pts, np.float64).reshape(-1, 2)) @ np.linalg.inv(BASIS).T
+        qr = self.to_plane(np.asarray(pts, np.float64).reshape(-1, 2)) @ _INV_BASIS.T
         cube = np.stack([qr[:, 0], qr[:, 1], -qr.sum(1)], 1)
         rnd = np.round(cube)
         err = np.abs(rnd - cube)
@@ -124,20 +125,33 @@ class Lattice:
         d1, d2 = p1 - p0, p2 - p0
         return np.sqrt(np.abs(d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]))
 
-    def cells_in(self, width: int, height: int, margin: float = 0.0) -> np.ndarray:
-        """All cells whose centre falls inside the image (grown by ``margin`` px), (N, 2)."""
-        corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
-        pl = self.to_plane(corners)
-        qr = pl @ np.linalg.inv(BASIS).T
-        lo = np.floor(qr.min(0)) - 2
-        hi = np.ceil(qr.max(0)) + 2
-        if np.prod(hi - lo + 1) > 40000:  # a degenerate lattice: refuse to enumerate millions
+    def cells_in(self, width: int, height: int, margin: float = 0.0,
+                 window: tuple[float, float, float, float] | None = None) -> np.ndarray:
+        """All cells whose centre falls inside the image (grown by ``margin`` px), (N, 2).
+
+        ``window`` = (x0, y0, x1, y1) px: only cells centred inside it too (a small window
+        of a fine lattice is enumerated without the rest of the image's cells).
+        """
+        x0, y0, x1, y1 = -margin, -margin, width + margin, height + margin
+        if window is not None:
+            x0, y0 = max(x0, window[0]), max(y0, window[1])
+            x1, y1 = min(x1, window[2]), min(y1, window[3])
+            if x0 >= x1 or y0 >= y1:
+                return np.zeros((0, 2), int)
+        bx0, by0 = (0.0, 0.0) if window is None else (max(0.0, x0), max(0.0, y0))
+        bx1, by1 = (width, height) if window is None else (min(width, x1), min(height, y1))
+        corners = np.array([[0, 0], [width, 0], [width, height], [0, height],
+                            [bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]], np.float64)
+        qr = self.to_plane(corners) @ _INV_BASIS.T
+        whole = np.ceil(qr[:4].max(0)) - np.floor(qr[:4].min(0)) + 5
+        if np.prod(whole) > 40000:  # a degenerate lattice: refuse to enumerate millions
             return np.zeros((0, 2), int)
+        lo = np.floor(qr[4:].min(0)) - 2
+        hi = np.ceil(qr[4:].max(0)) + 2
         q, r = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1), indexing="ij")
         cells = np.stack([q.ravel(), r.ravel()], 1).astype(int)
         c = self.centres(cells)
-        ok = ((c[:, 0] >= -margin) & (c[:, 0] < width + margin)
-              & (c[:, 1] >= -margin) & (c[:, 1] < height + margin))
+        ok = (c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)
         return cells[ok]
 
 

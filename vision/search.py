@@ -235,9 +235,13 @@ def _readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours
                  near: tuple[np.ndarray, float] | None = None) -> tuple[float, int]:
     """:func:`readability` and the number of occupied cells it judged."""
     h, w = link.shape
-    cells = lat.cells_in(w, h)
-    if near is not None and len(cells):
-        cells = cells[np.linalg.norm(lat.centres(cells) - near[0], axis=1) < near[1]]
+    if near is None:
+        cells = lat.cells_in(w, h)
+    else:
+        (cx, cy), rad = near
+        cells = lat.cells_in(w, h, window=(cx - rad, cy - rad, cx + rad, cy + rad))
+        if len(cells):
+            cells = cells[np.linalg.norm(lat.centres(cells) - near[0], axis=1) < near[1]]
     if len(cells) == 0:
         return 0.0, 0
     con = cell_contrast(link, lat, cells)[:, 0]
