@@ -3,13 +3,16 @@
     python -m bench.reader_bench                       # default counts per tier
     python -m bench.reader_bench --count 40 --tiers hard real-texture
     python -m bench.reader_bench --speed-only
+    python -m bench.reader_bench --speed-only --tracked  # + live tracking on rendered sequences
 
 Accuracy: the recognition harness (``bench/recognition.py``) on the fixed-seed tiers
 ``easy``, ``hard``, ``real-texture`` (identity, perfect boards, detection P/R, empty tables).
 Speed: median wall time of ``read_photo`` (decode included) on a 12 Mpx photo of a 56-tile
 board, and on ``video-720p`` frames (1280×720).  Both the figures and the targets are
 printed and written to ``bench/results/reader.json`` (per-tier details to
-``bench/results/reader-<tier>.json``).
+``bench/results/reader-<tier>.json``).  ``--tracked`` adds a separate live-use figure:
+``vision.tracking.Tracker`` on short rendered 720p sequences with camera jitter (each frame
+starts from the previous frame's lattice), against ``read_photo`` on the same frames.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.outputs import write_report
 
@@ -89,7 +93,90 @@ def speed_720p(count: int = 15) -> dict:
         read_photo(str(p))
         times.append(time.perf_counter() - t0)
     return {"median_seconds": round(statistics.median(times), 4), "frames": len(times),
-            "p95_seconds": round(sorted(times)[int(0.95 * (len(times) - 1))], 4)}
+            "p95_seconds": round(sorted(times)[int(0.95 * (len(times) - 1))], 4),
+            "per_frame_seconds": [round(t, 4) for t in times]}
+
+
+JITTER = {"offset": 0.01, "roll_deg": 1.0, "tilt_deg": 0.7, "azimuth_deg": 1.5}
+"""Camera jitter between the frames of a tracked sequence (standard deviations; ``offset``
+in the renderer's units, a share of the frame)."""
+
+
+def _sequence(index: int, frames: int) -> tuple[Any, list]:
+    """The board of video-720p spec ``index`` and ``frames`` renders of it (image, truth),
+    the camera jittering from frame to frame (a hand-held phone, a bumped tripod)."""
+    import copy
+
+    import numpy as np
+
+    from bench.datasets import scene_spec
+    from scenegen import render
+    board, params, seed, _kind = scene_spec("video-720p", index)
+    rng = np.random.default_rng(index)
+    shots = []
+    p = copy.deepcopy(params)
+    for _ in range(frames):
+        shots.append(render(board, p, seed=seed))
+        p = copy.deepcopy(p)
+        p["offset"] = [float(v + rng.normal(0, JITTER["offset"])) for v in p["offset"]]
+        for k in ("roll_deg", "azimuth_deg"):
+            p[k] = float(p[k] + rng.normal(0, JITTER[k]))
+        p["tilt_deg"] = float(np.clip(p["tilt_deg"] + rng.normal(0, JITTER["tilt_deg"]), 0, 55))
+    return board, shots
+
+
+def speed_tracked(sequences: int = 4, frames: int = 8) -> dict:
+    """Per-frame seconds of ``vision.tracking.Tracker`` on short rendered 1280×720 sequences,
+    against ``read_photo`` on the same frames, with the tiles each reads right.
+
+    Each sequence is one video-720p spec (in order, boards of 5+ tiles) whose first frame
+    ``read_photo`` reads (80 % of tiles right: live tracking starts from a table that
+    reads; the specs passed over are counted), then ``frames - 1`` more frames with the
+    camera jittering.  Figures are over the frames after the first.
+    """
+    from referee.board import board_from_json
+    from referee.compare import best_alignment
+    from vision import read_photo
+    from vision.tracking import Tracker
+    from bench.datasets import scene_spec
+
+    def truth_board(truth: dict) -> Any:
+        return board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
+                                          for t in truth["tiles"]]})
+
+    rows, skipped, index, done = [], [], 0, 0
+    while done < sequences:
+        board, _p, _s, _k = scene_spec("video-720p", index)
+        index += 1
+        if len(board.tiles) < 5:
+            continue
+        _board, first = _sequence(index - 1, 1)
+        if best_alignment(truth_board(first[0][1]), read_photo(first[0][0]))[2] < 0.8 * len(board.tiles):
+            skipped.append(index - 1)
+            continue
+        done += 1
+        _board, shots = _sequence(index - 1, frames)
+        tracker = Tracker()
+        for k, (image, truth) in enumerate(shots):
+            tb = truth_board(truth)
+            t0 = time.perf_counter()
+            plain = read_photo(image)
+            t1 = time.perf_counter()
+            followed = tracker.read(image)
+            t2 = time.perf_counter()
+            rows.append({"spec": index - 1, "frame": k, "tiles": len(tb),
+                         "seconds_plain": round(t1 - t0, 4), "seconds_tracked": round(t2 - t1, 4),
+                         "tracked": tracker.history[-1],
+                         "right_plain": best_alignment(tb, plain)[2],
+                         "right_tracked": best_alignment(tb, followed)[2]})
+    later = [r for r in rows if r["frame"] > 0]
+    return {"frames": len(later), "sequences": sequences, "specs_passed_over": skipped,
+            "median_seconds_plain": round(statistics.median(r["seconds_plain"] for r in later), 4),
+            "median_seconds_tracked": round(statistics.median(r["seconds_tracked"] for r in later), 4),
+            "tracked_share": round(sum(r["tracked"] for r in later) / max(1, len(later)), 3),
+            "tiles_right_plain": sum(r["right_plain"] for r in later),
+            "tiles_right_tracked": sum(r["right_tracked"] for r in later),
+            "tiles": sum(r["tiles"] for r in later), "jitter": JITTER, "per_frame": rows}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--count", type=int, default=60, help="images per tier")
     ap.add_argument("--speed-only", action="store_true")
     ap.add_argument("--no-speed", action="store_true")
+    ap.add_argument("--tracked", action="store_true",
+                    help="also time live tracking (vision.tracking) on rendered 720p sequences")
     args = ap.parse_args(argv)
     out: dict = {"reader": READER, "targets": TARGETS, "tiers": {}, "speed": {}}
     if not args.speed_only:
@@ -114,6 +203,13 @@ def main(argv: list[str] | None = None) -> int:
               f"{s12['tiles_read_right']}/{s12['tiles']} tiles right", flush=True)
         out["speed"]["720p"] = s7 = speed_720p()
         print(f"1280x720: median {s7['median_seconds']} s (target ≤ 0.06 s)", flush=True)
+    if args.tracked:
+        out["speed"]["720p_tracked"] = st = speed_tracked()
+        print(f"1280x720 live sequences ({st['sequences']} x {st['frames'] // st['sequences']} "
+              f"jittering frames after the first): read_photo median {st['median_seconds_plain']} s, tracked median "
+              f"{st['median_seconds_tracked']} s ({100 * st['tracked_share']:.0f} % followed); "
+              f"tiles right {st['tiles_right_plain']} / {st['tiles_right_tracked']} of {st['tiles']}",
+              flush=True)
     path = write_report("reader" if not args.speed_only else "reader-speed", out)
     print(f"wrote {path}", file=sys.stderr)
     return 0

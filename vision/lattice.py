@@ -80,6 +80,7 @@ class Lattice:
     H: np.ndarray
     score: float = 0.0
     judged: int = 0       # cells the search read to score it (search.py)
+    tracked: bool = False  # found by following a previous frame's lattice (search.py)
 
     def to_image(self, pts: np.ndarray) -> np.ndarray:
         """Plane points (..., 2) → image points (..., 2)."""

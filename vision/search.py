@@ -16,6 +16,11 @@ Hypotheses (2x2 maps from the plane's unit hexagon to image pixels, before the o
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -274,18 +279,57 @@ def _clear(lat: Lattice) -> bool:
     return lat.judged >= 3 and lat.score >= CLEAR_SHARE * lat.judged
 
 
+_PRIOR: ContextVar[tuple[Lattice, tuple[int, int], int] | None] = ContextVar("prior_lattice", default=None)
+
+
+@contextmanager
+def prior_lattice(lat: Lattice | None, shape: tuple[int, int], min_judged: int = 0) -> Iterator[None]:
+    """Within this block, :func:`find_lattice` tries ``lat`` first (a live camera's previous
+    frame, see ``vision.tracking``): a lattice of a working image of ``shape`` (h, w), taken
+    only if it reads cleanly at least ``min_judged`` occupied cells."""
+    token = _PRIOR.set(None if lat is None else (lat, tuple(shape), min_judged))
+    try:
+        yield
+    finally:
+        _PRIOR.reset(token)
+
+
+def _prior_for(shape: tuple[int, int]) -> tuple[Lattice, int] | None:
+    """The :func:`prior_lattice` scaled to a working image of ``shape`` (the same frame
+    may be worked on at another size), or ``None``."""
+    got = _PRIOR.get()
+    if got is None:
+        return None
+    lat, (h0, w0), min_judged = got
+    h, w = shape
+    if h0 <= 0 or w0 <= 0 or abs(w / w0 - h / h0) > 0.01 * w / w0:
+        return None  # another camera, or another crop
+    f = w / w0
+    return replace(lat, H=np.diag([f, f, 1.0]) @ lat.H), min_judged
+
+
 def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: colours.ColourModel,
-                 pitch_px: float | None = None) -> Lattice | None:
+                 pitch_px: float | None = None, prior: Lattice | None = None) -> Lattice | None:
     """The lattice whose cells read best, or ``None``; ``score`` = its :func:`readability`.
 
     ``bgr`` is the working image that ``link`` and ``mask`` were made from; ``pitch_px``
     an expected centre distance of touching tiles there, when a profile knows it.
+    ``prior``: a lattice of a previous frame of the same camera (default: the one set by
+    :func:`prior_lattice`); when it still reads cleanly after being refined on this image,
+    it is taken without any search (``tracked`` is set; its scale is polished as usual).
     """
     m = cv2.moments(link)
     if m["m00"] <= 0:
         return None
     centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
     hexes = single_tiles(mask)
+    min_judged = 0
+    if prior is None and (got := _prior_for(link.shape)) is not None:
+        prior, min_judged = got
+    if prior is not None:
+        tracked = _follow(bgr, link, model, prior, centre, hexes, min_judged)
+        if tracked is not None:
+            return _polish_scale(bgr, link, model, tracked, centre, hexes)
     rings = ring_maps(link)
     best = _early(bgr, link, model, likely(rings, hexes, pitch_px), centre, hexes)
     if best is not None:
@@ -300,6 +344,25 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     if best is None:
         return None
     return _polish_scale(bgr, link, model, best, centre, hexes)
+
+
+def _follow(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel, prior: Lattice,
+            centre: np.ndarray, hexes: list[bodies.Hexagon], min_judged: int = 0) -> Lattice | None:
+    """The previous frame's lattice refined on this one, if it reads :func:`_clear` and at
+    least ``min_judged`` occupied cells (a lattice slipping off the tiles reads fewer).
+
+    A camera that jitters moves the lattice by a fraction of a cell, which the growth's
+    per-cell search absorbs.
+    """
+    h, w = link.shape
+    lat = _grow(link, replace(prior, score=0.0, judged=0, tracked=False), centre, w, h)
+    if lat is None:
+        return None
+    _score(bgr, link, model, lat, hexes)
+    if not _clear(lat) or lat.judged < min_judged:
+        return None
+    lat.tracked = True
+    return lat
 
 
 def _judge(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,

@@ -1,0 +1,55 @@
+"""Live tracking: frames of a jittering camera follow the previous frame's lattice, read the
+same tiles as a full read, and a frame of another scene is searched from scratch."""
+import numpy as np
+import pytest
+
+from referee.board import board_from_json
+from referee.compare import best_alignment
+from referee.randomgame import random_position
+from vision import read_photo
+from vision.tracking import Tracker
+
+scenegen = pytest.importorskip("scenegen")
+
+
+def _frames(n_tiles: int, seed: int, count: int, **changes):
+    """``count`` renders of one board, the camera moving a little between them."""
+    board = random_position(n_tiles, seed=seed)
+    rng = np.random.default_rng(seed)
+    params = scenegen.default_params(**{"width": 1280, "height": 720, "tile_px": 55.0, **changes})
+    out = []
+    for _ in range(count):
+        out.append(scenegen.render(board, params, seed=seed))
+        params = dict(params, offset=[float(v + rng.normal(0, 0.01)) for v in params["offset"]],
+                      roll_deg=float(params["roll_deg"] + rng.normal(0, 1.0)),
+                      tilt_deg=float(params["tilt_deg"] + abs(rng.normal(0, 0.7))))
+    return out
+
+
+def _truth_board(truth: dict):
+    return board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
+                                      for t in truth["tiles"]]})
+
+
+def test_jittering_frames_are_followed_and_read_right():
+    tracker = Tracker()
+    for image, truth in _frames(20, seed=11, count=3, table={"kind": "wood"}):
+        board = tracker.read(image)
+        expected = _truth_board(truth)
+        assert best_alignment(expected, board)[2] == len(expected)
+        assert best_alignment(read_photo(image), board)[2] == len(expected)
+    assert tracker.history == [False, True, True]
+
+
+def test_another_scene_is_searched_from_scratch():
+    tracker = Tracker()
+    (first, _t1), = _frames(20, seed=11, count=1, table={"kind": "wood"})
+    tracker.read(first)
+    # other tiles, bigger, turned: the old lattice does not read them
+    (other, truth), = _frames(12, seed=4, count=1, table={"kind": "felt"}, roll_deg=40.0, tile_px=80.0)
+    board = tracker.read(other)
+    assert tracker.history == [False, False]
+    expected = _truth_board(truth)
+    assert best_alignment(expected, board)[2] == len(expected)
+    tracker.reset()
+    assert tracker.lattice is None and tracker.anchor == 0
