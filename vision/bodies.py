@@ -126,10 +126,50 @@ def fit_hexagon(points: np.ndarray, area: float) -> tuple[np.ndarray, np.ndarray
     return c + [x0 - 1, y0 - 1], M
 
 
+_LAST_BLOBS: tuple = ()
+"""(mask, labels, stats, fits) of the last mask :func:`single_hexagons` looked at: the
+search and the reader both look at one photo's mask, with different size limits."""
+
+
+def _blob_fits(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Connected components of ``mask`` (labels, stats) and a cache of per-blob fits."""
+    global _LAST_BLOBS
+    last = _LAST_BLOBS
+    if last and last[0] is mask:
+        return last[1], last[2], last[3]
+    _n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    fits: dict = {}
+    _LAST_BLOBS = (mask, labels, stats, fits)
+    return labels, stats, fits
+
+
+def _fit_blob(labels: np.ndarray, stats: np.ndarray, i: int) -> Hexagon | None:
+    """Blob ``i``'s hexagon if the blob is one (IoU with its fitted hexagon ≥ 0.78)."""
+    area = stats[i, cv2.CC_STAT_AREA]
+    x, y, w, h = stats[i, :4]
+    roi = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
+    cnts, _ = cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not cnts:
+        return None
+    cnt = max(cnts, key=cv2.contourArea)
+    fit = fit_hexagon(cnt[:, 0, :].astype(np.float64), float(area))
+    if fit is None:
+        return None
+    c, M = fit
+    hexmask = np.zeros_like(roi)
+    cv2.fillConvexPoly(hexmask, np.round(CORNERS @ M.T + c).astype(np.int32), 1)
+    inter = float(np.count_nonzero(hexmask & roi))
+    union = float(np.count_nonzero(hexmask | roi))
+    iou = inter / union if union else 0.0
+    return Hexagon(c + [x, y], M, iou) if iou >= 0.78 else None
+
+
 def single_hexagons(mask: np.ndarray, min_size: float = 6.0, max_blobs: int = 24) -> list[Hexagon]:
-    """Blobs of ``mask`` that are one hexagon each (IoU with their fitted hexagon ≥ 0.78)."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    out = []
+    """Blobs of ``mask`` that are one hexagon each (IoU with their fitted hexagon ≥ 0.78).
+
+    ``mask`` must not be changed in place between calls (fits of the last mask are reused).
+    """
+    labels, stats, fits = _blob_fits(mask)
     min_area = (min_size ** 2) * 2.6
     # a hexagon fills 55..80 % of its bounding box whatever its turn and tilt
     fill = stats[:, cv2.CC_STAT_AREA] / np.maximum(stats[:, 2] * stats[:, 3], 1)
@@ -137,25 +177,13 @@ def single_hexagons(mask: np.ndarray, min_size: float = 6.0, max_blobs: int = 24
     ok[0] = False
     idx = np.nonzero(ok)[0]
     idx = idx[np.argsort(-stats[idx, cv2.CC_STAT_AREA])][:max_blobs]
+    out = []
     for i in idx:
-        area = stats[i, cv2.CC_STAT_AREA]
-        x, y, w, h = stats[i, :4]
-        roi = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
-        cnts, _ = cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        if not cnts:
-            continue
-        cnt = max(cnts, key=cv2.contourArea)
-        fit = fit_hexagon(cnt[:, 0, :].astype(np.float64), float(area))
-        if fit is None:
-            continue
-        c, M = fit
-        hexmask = np.zeros_like(roi)
-        cv2.fillConvexPoly(hexmask, np.round(CORNERS @ M.T + c).astype(np.int32), 1)
-        inter = float(np.count_nonzero(hexmask & roi))
-        union = float(np.count_nonzero(hexmask | roi))
-        iou = inter / union if union else 0.0
-        if iou >= 0.78:
-            out.append(Hexagon(c + [x, y], M, iou))
+        if i not in fits:
+            fits[i] = _fit_blob(labels, stats, int(i))
+        if fits[i] is not None:
+            hx = fits[i]
+            out.append(Hexagon(hx.centre.copy(), hx.M.copy(), hx.iou))
     return out
 
 
