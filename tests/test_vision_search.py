@@ -136,3 +136,13 @@ def test_sampling_coordinates_given_apart_match_points():
     colour = rng.random((60, 90, 3)).astype(np.float32)
     assert sample(colour, pts[:, 0, 0]).shape == (7, 3)
     assert np.allclose(sample(colour, pts).reshape(-1, 3), sample(colour, pts.reshape(-1, 2)), atol=1e-5)
+
+
+def test_support_map_is_the_window_share_of_link_colour():
+    from vision.lattice import support_map
+    rng = np.random.default_rng(3)
+    link = (rng.random((120, 200)) ** 8).astype(np.float32)  # sparse link colour
+    for size in (1.0, 4.2, 9.7, 30.0):
+        k = max(3, int(size * 2) | 1)
+        share = cv2.boxFilter((link > 0.3).astype(np.float32), -1, (k, k))
+        assert np.array_equal(support_map(link, size), share > 0.01)
