@@ -316,7 +316,8 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     an expected centre distance of touching tiles there, when a profile knows it.
     ``prior``: a lattice of a previous frame of the same camera (default: the one set by
     :func:`prior_lattice`); when it still reads cleanly after being refined on this image,
-    it is taken without any search (``tracked`` is set; its scale is polished as usual).
+    it is taken without any search (``tracked`` is set; its scale was polished on the frame
+    it was found in, and a camera that jitters hardly changes it).
     """
     m = cv2.moments(link)
     if m["m00"] <= 0:
@@ -329,7 +330,7 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     if prior is not None:
         tracked = _follow(bgr, link, model, prior, centre, hexes, min_judged)
         if tracked is not None:
-            return _polish_scale(bgr, link, model, tracked, centre, hexes)
+            return tracked
     rings = ring_maps(link)
     best = _early(bgr, link, model, likely(rings, hexes, pitch_px), centre, hexes)
     if best is not None:
