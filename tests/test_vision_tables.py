@@ -5,6 +5,7 @@ import pytest
 
 from referee.board import board_from_json
 from referee.compare import best_alignment, same_position
+from referee.randomgame import random_position
 from vision import bodies, colours, read_photo, reader, second_look
 
 scenegen = pytest.importorskip("scenegen")
@@ -66,3 +67,29 @@ def test_black_cloth_and_striped_cloth_scenes_read_exactly(tier, index, tmp_path
                                           for t in truth["tiles"]]})
     assert best_alignment(expected, read)[2] == len(expected)
     assert same_position(expected, read)
+
+
+def test_dark_blue_check_in_dim_light_read_with_the_cameras_grey():
+    # the darkest grey pixels are the cloth's navy squares, not the tile bodies: the
+    # photo's own grey estimate is off, and the camera-grey look reads the tiles
+    params = scenegen.default_params(width=1280, height=960, tile_px=60.0,
+                                     table={"kind": "cloth-check", "seed": 5, "angle": 10.0},
+                                     light={"exposure": 0.4})
+    image, truth = scenegen.render(random_position(14, seed=21), params, seed=5)
+    lab = colours.to_lab(image)
+    estimated = reader.link_and_mask(lab, look="gated")[0].neutral
+    assert np.hypot(*estimated) >= reader.CAMERA_GREY_APART
+    model = reader.link_and_mask(lab, look="camera-grey")[0]
+    assert np.all(model.neutral == 0)
+    read = read_photo(image)
+    expected = board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
+                                          for t in truth["tiles"]]})
+    assert best_alignment(expected, read)[2] == len(expected)
+
+
+def test_camera_grey_look_is_skipped_when_it_would_change_nothing():
+    lab = np.zeros((100, 100, 3), np.float32)
+    lab[..., 0] = 120.0                     # a neutral grey photo: its grey is the camera's
+    lab[40:60, 40:60, 0] = 10.0
+    assert reader.link_and_mask(lab, look="camera-grey") is None
+    assert reader.link_and_mask(lab, look="gated") is not None

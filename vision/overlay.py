@@ -16,9 +16,9 @@ _GREY = (170, 170, 170)
 
 
 def _poly(img: np.ndarray, lat: Lattice, cell: tuple[int, int], scale: float, colour, thick: int,
-          shift=(0.0, 0.0)) -> None:
+          shift=(0.0, 0.0), origin=(0.0, 0.0)) -> None:
     c = np.asarray(cell, np.float64) @ BASIS.T + np.asarray(shift)
-    pts = lat.to_image(c + CORNERS) / scale
+    pts = lat.to_image(c + CORNERS) / scale + np.asarray(origin)
     cv2.polylines(img, [np.round(pts).astype(np.int32)], True, colour, thick, cv2.LINE_AA)
 
 
@@ -41,27 +41,28 @@ def draw(scene: Scene, findings: dict[str, Any] | None = None, image: np.ndarray
         _text(img, "no tiles found", (10, 30), 0.8, _RED)
         return img
     s = scene.work_scale / scene.photo.scale  # working px per decoded px
+    o = scene.origin * scene.photo.scale      # decoded px of the working image's corner
     size = float(np.median(lat.cell_size(scene.cells))) / s if len(scene.cells) else 20.0
     fs = max(0.35, size / 60.0)
     thick = max(1, int(size / 25))
     h, w = scene.work.shape[:2]
     for cell in lat.cells_in(w, h):
-        _poly(img, lat, tuple(cell), s, _GREY, 1)
+        _poly(img, lat, tuple(cell), s, _GREY, 1, origin=o)
     for cell, rd, px in scene.readings:
         col = _GREEN if rd.confidence >= 0.9 else _ORANGE
-        _poly(img, lat, cell, s, col, thick + 1, scene.shifts.get(cell, (0.0, 0.0)))
+        _poly(img, lat, cell, s, col, thick + 1, scene.shifts.get(cell, (0.0, 0.0)), o)
         c = np.asarray(px) * scene.photo.scale
         _text(img, str(rd.tile), (c[0] - fs * 14, c[1]), fs, col)
         _text(img, f"{rd.confidence:.2f}", (c[0] - fs * 18, c[1] + fs * 26), fs * 0.6, col)
     for cell, _rd, px in scene.unreadable:
-        _poly(img, lat, cell, s, _RED, thick + 1, scene.shifts.get(cell, (0.0, 0.0)))
+        _poly(img, lat, cell, s, _RED, thick + 1, scene.shifts.get(cell, (0.0, 0.0)), o)
         c = np.asarray(px) * scene.photo.scale
         _text(img, "?", (c[0] - fs * 8, c[1]), fs, _RED)
     for item in scene.loose:
         px = np.array(item.get("pixel", [0, 0])) * scene.photo.scale
         _text(img, f"loose {item.get('tile', '?')}", (px[0] - fs * 30, px[1]), fs * 0.8, _ORANGE)
     if findings:
-        _draw_findings(img, lat, s, findings, thick)
+        _draw_findings(img, lat, s, findings, thick, o)
     return img
 
 
@@ -75,15 +76,16 @@ def _cells(items: Iterable) -> list[tuple[int, int]]:
     return out
 
 
-def _draw_findings(img: np.ndarray, lat: Lattice, s: float, findings: dict[str, Any], thick: int) -> None:
+def _draw_findings(img: np.ndarray, lat: Lattice, s: float, findings: dict[str, Any], thick: int,
+                   origin: np.ndarray) -> None:
     for m in findings.get("mismatches", []):
-        a = lat.centres(np.array([m["cell"]]))[0] / s
-        b = lat.centres(np.array([m["neighbour"]]))[0] / s
+        a = lat.centres(np.array([m["cell"]]))[0] / s + origin
+        b = lat.centres(np.array([m["neighbour"]]))[0] / s + origin
         mid = (a + b) / 2
         cv2.circle(img, (int(mid[0]), int(mid[1])), 4 * thick + 4, _RED, thick + 1, cv2.LINE_AA)
     for cell in _cells(findings.get("forced_spaces", [])):
-        c = lat.centres(np.array([cell]))[0] / s
-        _poly(img, lat, cell, s, _ORANGE, thick)
+        c = lat.centres(np.array([cell]))[0] / s + origin
+        _poly(img, lat, cell, s, _ORANGE, thick, origin=origin)
         cv2.circle(img, (int(c[0]), int(c[1])), 3 * thick + 3, _ORANGE, -1, cv2.LINE_AA)
 
 

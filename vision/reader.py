@@ -16,7 +16,7 @@ import numpy as np
 from referee.board import Board
 from referee.hexgrid import components, neighbours
 
-from . import bodies, colours, identify, lattice, search, second_look
+from . import bodies, colours, identify, lattice, region, search, second_look
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
 from .lattice import BASIS, MIDPOINTS, SQ3, Lattice
@@ -56,6 +56,14 @@ DOUBTFUL_SHARE = 0.9
 """A read on a rectified photo whose lattice score (soft count of cells read cleanly) is
 under this share of the tiles kept is compared with a read of the photo as taken."""
 
+CAMERA_GREY_APART = 3.0
+"""The camera-grey look is tried only when the photo's estimated grey is this far (Lab a/b
+units) from the camera's."""
+
+ZOOM_FIRST = 2.2
+"""A crop round the tiles that shows them this much larger than the whole photo's working
+copy is read first (see :func:`analyse`)."""
+
 MAX_ENLARGE = 2.0
 """The most a small photo is enlarged for that second look."""
 
@@ -64,6 +72,11 @@ WEAK_CONTRAST = 0.15
 
 UNREADABLE_FIT = 0.55
 """Below this mean edge-colour probability a tile is reported unreadable (covered...)."""
+
+CLEAR_READ_FIT = 0.75
+CLEAR_READ_CONFIDENCE = 0.9
+"""A reading at least this good stands on its own: a faint cell beside the tiles, or a
+lone tile on the table (a real tile read alone fits at 0.8 and more)."""
 
 LOW_CONFIDENCE = 0.5
 """Readings under this confidence are not given as tiles: they are listed as unreadable
@@ -85,14 +98,19 @@ class Scene:
     loose: list = field(default_factory=list)
     frame_steps: int = 0
     shifts: dict = field(default_factory=dict)   # cell -> plane shift found for it
+    origin: np.ndarray = field(default_factory=lambda: np.zeros(2))  # original px of work's (0, 0)
+
+
+def _work_side(photo: Photo) -> int:
+    # big photos usually show many (hence smaller) tiles: keep more pixels for them
+    return WORK_SIDE if max(photo.width, photo.height) <= 2000 else BIG_WORK_SIDE
 
 
 def _working_copy(photo: Photo, side: int = 0, enlarge: bool = False) -> tuple[np.ndarray, float]:
     img = photo.image
     h, w = img.shape[:2]
     if side <= 0:
-        # big photos usually show many (hence smaller) tiles: keep more pixels for them
-        side = WORK_SIDE if max(photo.width, photo.height) <= 2000 else BIG_WORK_SIDE
+        side = _work_side(photo)
     f = min(MAX_ENLARGE if enlarge else 1.0, side / max(h, w))
     if f < 1.0:
         img = cv2.resize(img, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
@@ -141,17 +159,26 @@ def _median_size(lat: Lattice, cells: np.ndarray) -> float:
 
 
 def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated"
-                  ) -> tuple[colours.ColourModel, np.ndarray, np.ndarray]:
+                  ) -> tuple[colours.ColourModel, np.ndarray, np.ndarray] | None:
     """Initial colour model, link image (0..1) and tile mask of a working-scale Lab image.
 
     Links lie inside grey bodies, so the link image is gated by the bodies closed over the
     links' width (a band is about a quarter of a tile size wide; tiles on a working image
     are at most ~100 px in size).  (Remaking the gate to the measured tile size was tried
-    and lost accuracy on every tier.)
+    and lost accuracy on every tier.)  ``look`` (see ``second_look.LOOKS``) says how;
+    ``None`` when that look would see nothing the others do not.
     """
     dark = bodies.dark_mask(lab)
     model = colours.initial_model(lab, dark)
     model = _apply_profile(model, profile)
+    if look == "camera-grey":
+        # the darkest grey pixels may be a dark cloth, not the tile bodies: take the
+        # camera's own white balance for grey instead
+        if profile is not None and getattr(profile, "neutral", None) is not None:
+            return None
+        if np.hypot(*model.neutral) < CAMERA_GREY_APART:
+            return None
+        model.neutral = np.zeros(2, np.float32)
     gate = bodies.body_region(dark, max(10, round(max(lab.shape) / 50))) if look != "ungated" else None
     link = colours.link_image(lab, model.neutral, gate)
     if look == "diverse":
@@ -164,27 +191,89 @@ def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated"
 def analyse(source: Any, profile: Any = None, pitch_px: float | None = None) -> Scene:
     """Run the whole pipeline and keep the intermediate results.
 
-    The link image is first gated by the grey tile bodies (a coloured table is not a
-    link); when that read looks poor (see :func:`second_look.wanted`) the photo is read
-    again without the gate (bodies lighter than a black cloth, warm light tinting them)
-    and the better read is kept.  ``pitch_px``: the expected centre distance of touching
-    tiles in ``source``'s pixels, when a table profile knows it (a hint to the search).
+    A small group of tiles on a large photo is read on a full-resolution crop round it
+    (:func:`region.board_region`) when that shows the tiles at least ``ZOOM_FIRST``
+    times larger; the whole photo is read too only when that read looks poor, and the
+    better read is kept.  Otherwise the whole photo is read, and the crop (its colours are
+    the tiles', not the table's) only when that read looks poor.  ``pitch_px``: the expected centre distance of
+    touching tiles in ``source``'s pixels, when a table profile knows it (a hint to the
+    search).
     """
-    scene = _analyse_once(source, profile, second_look.LOOKS[0], pitch_px)
-    for look in second_look.LOOKS[1:]:
+    photo = load_photo(source)
+    box = region.board_region(photo.image)
+    if box is not None and _zoom(photo, box) >= ZOOM_FIRST:
+        scene = _analyse_region(photo, source, box, profile, pitch_px)
         if not second_look.wanted(scene):
-            break
-        other = _analyse_once(source, profile, look, pitch_px)
+            return scene
+        whole = _analyse_looks(photo, source, profile, pitch_px)
+        return whole if second_look.better(whole, scene) else scene
+    scene = _analyse_looks(photo, source, profile, pitch_px)
+    if box is not None and second_look.wanted(scene):
+        other = _analyse_region(photo, source, box, profile, pitch_px)
         if second_look.better(other, scene):
             scene = other
     return scene
 
 
-def _analyse_once(source: Any, profile: Any, look: str, pitch_px: float | None = None) -> Scene:
-    photo = load_photo(source)
+def _zoom(photo: Photo, box: tuple[int, int, int, int]) -> float:
+    """How much larger the tiles are on a working copy of the crop ``box`` than on one of
+    the whole photo."""
+    whole = min(1.0, _work_side(photo) / max(photo.width, photo.height))
+    crop_side = max(box[2] - box[0], box[3] - box[1]) / photo.scale
+    return min(1.0, WORK_SIDE / crop_side) / whole
+
+
+def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | None) -> Scene:
+    """Read a photo; look again in other ways while the read looks poor.
+
+    The link image is first gated by the grey tile bodies (a coloured table is not a
+    link); when that read looks poor (see :func:`second_look.wanted`) the photo is read
+    again without the gate (bodies lighter than a black cloth, warm light tinting them)
+    and the better read is kept.
+    """
+    scene = _analyse_once(photo, source, profile, second_look.LOOKS[0], pitch_px)
+    for look in second_look.LOOKS[1:]:
+        if not second_look.wanted(scene):
+            break
+        other = _analyse_once(photo, source, profile, look, pitch_px)
+        if other is not None and second_look.better(other, scene):
+            scene = other
+    return scene
+
+
+def _analyse_region(photo: Photo, source: Any, box: tuple[int, int, int, int], profile: Any,
+                    pitch_px: float | None) -> Scene:
+    """Read the crop ``box`` (decoded-photo px) of a photo at full resolution; the scene
+    is given in the whole photo's frame (``origin`` = the crop's corner)."""
+    full = photo
+    if photo.scale < 1.0 and not isinstance(source, np.ndarray):
+        full = load_photo(source, reduce=False)
+    k = full.scale / photo.scale
+    x0, y0, x1, y1 = (int(round(v * k)) for v in box)
+    crop = load_photo(np.ascontiguousarray(full.image[y0:y1, x0:x1]))
+    pitch = None if pitch_px is None else pitch_px * full.scale
+    sub = _analyse_looks(crop, crop.image, profile, pitch)
+    origin = np.array([x0, y0], np.float64) / full.scale   # original px
+
+    def moved(px: np.ndarray) -> np.ndarray:
+        return np.asarray(px, np.float64) / full.scale + origin
+
+    return replace(
+        sub, photo=photo, work_scale=sub.work_scale * full.scale, origin=origin,
+        readings=[(c, rd, moved(px)) for c, rd, px in sub.readings],
+        unreadable=[(c, rd, moved(px)) for c, rd, px in sub.unreadable],
+        loose=[{**it, "pixel": [round(float(v), 1) for v in moved(it["pixel"])]} for it in sub.loose])
+
+
+def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: float | None = None
+                  ) -> Scene | None:
+    """One read of the photo the way ``look`` says; ``None`` if that look does not apply."""
     work, ws = _working_copy(photo)
     lab = colours.to_lab(work)
-    model, link, mask = link_and_mask(lab, profile, look)
+    first = link_and_mask(lab, profile, look)
+    if first is None:
+        return None
+    model, link, mask = first
     pitch = None if pitch_px is None else pitch_px * ws
     lat = search.find_lattice(work, link, mask, model, pitch)
     size = None if lat is None else _median_size(lat, lat.cells_in(*link.shape[::-1]))
@@ -202,7 +291,7 @@ def _analyse_once(source: Any, profile: Any, look: str, pitch_px: float | None =
             # tiles of 20 px and more)
             work2, ws2 = _working_copy(photo, side, enlarge=True)
             lab2 = colours.to_lab(work2)
-            model2, link2, mask2 = link_and_mask(lab2, profile, look)
+            model2, link2, mask2 = link_and_mask(lab2, profile, look) or first
             lat2 = search.find_lattice(work2, link2, mask2, model2, None if pitch is None else pitch * ws2 / ws)
             if lat2 is not None and (lat is None or lat2.score > lat.score):
                 work, ws, lab, model, link, mask, lat = work2, ws2, lab2, model2, link2, mask2, lat2
@@ -267,11 +356,15 @@ def _analyse_once(source: Any, profile: Any, look: str, pitch_px: float | None =
         readable = rd.fit >= UNREADABLE_FIT and (body[i] >= BODY_CORNERS or clean) and rd.confidence >= LOW_CONFIDENCE
         if not strong[i]:
             # a faint cell beside the tiles counts only if it reads as a tile clearly
-            if readable and rd.fit >= 0.75 and rd.confidence >= 0.9:
+            if readable and _clear(rd):
                 keep.append(item)
             continue
         (keep if readable else bad).append(item)
     keep, isolated = _split_isolated(keep, len(hexes))
+    if len(keep) == 1 and not isolated and not hexes and not _clear(keep[0][1]):
+        # a lone tile is a board only if it reads clearly: a face-down tile or a
+        # coaster on an empty table reads as some tile, poorly
+        bad, keep = bad + keep, []
     scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
     scene.cells = occ
     scene.readings = keep
@@ -282,6 +375,10 @@ def _analyse_once(source: Any, profile: Any, look: str, pitch_px: float | None =
             scene.loose.append(_loose_item(rd, hx.centre / ws))
     _dedupe_numbers(scene)
     return scene
+
+
+def _clear(rd: identify.Reading) -> bool:
+    return rd.fit >= CLEAR_READ_FIT and rd.confidence >= CLEAR_READ_CONFIDENCE
 
 
 def _body_corners(corners: np.ndarray, model: colours.ColourModel) -> np.ndarray:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-LOOKS = ("gated", "ungated", "diverse")
+LOOKS = ("gated", "ungated", "diverse", "camera-grey")
 """Link images tried in turn (see ``reader.link_and_mask``): gated by the grey bodies,
-ungated, and gated by hue variety (a one-colour table pattern is no tile)."""
+ungated, gated by hue variety (a one-colour table pattern is no tile), and gated with the
+camera's grey (a/b = 0) in place of the photo's darkest grey pixels (a dark cloth)."""
 
 CONFIDENT = 0.9
 """Readings at least this confident count fully towards a read's quality."""

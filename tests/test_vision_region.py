@@ -1,0 +1,60 @@
+"""A small group of tiles on a large photo is found and read on a full-resolution crop;
+every pixel the reader reports is still in the whole photo's frame."""
+
+import numpy as np
+import pytest
+
+from referee.board import board_from_json
+from referee.compare import best_alignment
+from referee.randomgame import random_position
+from vision import overlay, reader, region
+
+scenegen = pytest.importorskip("scenegen")
+
+# 9 tiles of 28 px on a dim felt cloth, 1920x1080: lost on the reduced working copy
+FAR_DIM = dict(width=1920, height=1080, tile_px=28.0, table={"kind": "felt"}, light={"exposure": 0.45})
+
+
+@pytest.fixture(scope="module")
+def far_dim():
+    board = random_position(9, seed=11)
+    return scenegen.render(board, scenegen.default_params(**FAR_DIM), seed=4)
+
+
+def test_region_holds_every_tile(far_dim):
+    image, truth = far_dim
+    box = region.board_region(image)
+    assert box is not None
+    x0, y0, x1, y1 = box
+    h, w = image.shape[:2]
+    assert (x1 - x0) * (y1 - y0) < region.MAX_SHARE * w * h
+    for t in truth["tiles"]:
+        for x, y in t["corners"]:
+            assert x0 <= x <= x1 and y0 <= y <= y1
+
+
+def test_far_dim_group_read_in_photo_frame(far_dim):
+    image, truth = far_dim
+    scene, read = reader.read(image)
+    assert scene.origin.min() > 0  # read on a crop
+    expected = board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
+                                          for t in truth["tiles"]]})
+    assert best_alignment(expected, read)[2] == len(expected)
+    # every reported centre lies on its tile in the whole photo
+    truth_px = np.array([t["pixel"] for t in truth["tiles"]])
+    size = truth["render"]["tile_px_measured"]
+    for extra in read.extras.values():
+        assert np.linalg.norm(truth_px - extra["pixel"], axis=1).min() < 0.25 * size
+    # the overlay draws the outlines there too (green pixels at the tile centres' rims)
+    picture = overlay.draw(scene)
+    assert picture.shape == image.shape
+    changed = np.any(picture != image, axis=2)
+    for x, y in truth_px.astype(int):
+        r = int(size * 0.6)
+        assert changed[y - r:y + r, x - r:x + r].any()
+
+
+def test_table_without_tiles_has_no_region():
+    params = scenegen.default_params(width=1600, height=1200, table={"kind": "wood"})
+    image, _truth = scenegen.render(random_position(0, seed=1), params, seed=2)
+    assert region.board_region(image) is None or reader.read_photo(image).tiles == {}
