@@ -53,3 +53,14 @@ def test_another_scene_is_searched_from_scratch():
     assert best_alignment(expected, board)[2] == len(expected)
     tracker.reset()
     assert tracker.lattice is None and tracker.anchor == 0
+
+
+def test_a_broken_frame_is_bad_input_and_keeps_the_lattice():
+    from referee.errors import BadInput
+    tracker = Tracker()
+    (first, _t), = _frames(20, seed=11, count=1, table={"kind": "wood"})
+    tracker.read(first)
+    kept = tracker.lattice
+    with pytest.raises(BadInput):
+        tracker.read(b"not a photo")
+    assert tracker.lattice is kept and tracker.history == [False]
