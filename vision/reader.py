@@ -28,6 +28,10 @@ WORK_SIDE = 800
 OCCUPIED_CONTRAST = 0.3
 """Minimum midpoint-minus-corner link contrast for a cell to hold a tile."""
 
+MANY_CELLS = 84
+"""More occupied cells than this (1.5 sets of 56) means the lattice lies over a patterned
+table (see :func:`_analyse_once`)."""
+
 BODY_CORNERS = 0.8
 """A tile needs this share of grey corners (5 of 6) to be read; fewer: something covers it."""
 
@@ -59,10 +63,6 @@ under this share of the tiles kept is compared with a read of the photo as taken
 CAMERA_GREY_APART = 3.0
 """The camera-grey look is tried only when the photo's estimated grey is this far (Lab a/b
 units) from the camera's."""
-
-ZOOM_FIRST = 2.2
-"""A crop round the tiles that shows them this much larger than the whole photo's working
-copy is read first (see :func:`analyse`)."""
 
 MAX_ENLARGE = 2.0
 """The most a small photo is enlarged for that second look."""
@@ -101,16 +101,12 @@ class Scene:
     origin: np.ndarray = field(default_factory=lambda: np.zeros(2))  # original px of work's (0, 0)
 
 
-def _work_side(photo: Photo) -> int:
-    # big photos usually show many (hence smaller) tiles: keep more pixels for them
-    return WORK_SIDE if max(photo.width, photo.height) <= 2000 else BIG_WORK_SIDE
-
-
 def _working_copy(photo: Photo, side: int = 0, enlarge: bool = False) -> tuple[np.ndarray, float]:
     img = photo.image
     h, w = img.shape[:2]
     if side <= 0:
-        side = _work_side(photo)
+        # big photos usually show many (hence smaller) tiles: keep more pixels for them
+        side = WORK_SIDE if max(photo.width, photo.height) <= 2000 else BIG_WORK_SIDE
     f = min(MAX_ENLARGE if enlarge else 1.0, side / max(h, w))
     if f < 1.0:
         img = cv2.resize(img, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
@@ -191,36 +187,23 @@ def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated"
 def analyse(source: Any, profile: Any = None, pitch_px: float | None = None) -> Scene:
     """Run the whole pipeline and keep the intermediate results.
 
-    A small group of tiles on a large photo is read on a full-resolution crop round it
-    (:func:`region.board_region`) when that shows the tiles at least ``ZOOM_FIRST``
-    times larger; the whole photo is read too only when that read looks poor, and the
-    better read is kept.  Otherwise the whole photo is read, and the crop (its colours are
-    the tiles', not the table's) only when that read looks poor.  ``pitch_px``: the expected centre distance of
-    touching tiles in ``source``'s pixels, when a table profile knows it (a hint to the
-    search).
+    When the read of the whole photo looks poor, the tiles' region
+    (:func:`region.board_region`) is read again on a full-resolution crop (a small group
+    on a large photo: more pixels per tile, and colour statistics of the tiles, not of
+    the table), and the better read is kept.  (Reading the crop first was tried: the
+    region misses some tiles on a third of the photos.)  ``pitch_px``: the expected
+    centre distance of touching tiles in ``source``'s pixels, when a table profile knows
+    it (a hint to the search).
     """
     photo = load_photo(source)
-    box = region.board_region(photo.image)
-    if box is not None and _zoom(photo, box) >= ZOOM_FIRST:
-        scene = _analyse_region(photo, source, box, profile, pitch_px)
-        if not second_look.wanted(scene):
-            return scene
-        whole = _analyse_looks(photo, source, profile, pitch_px)
-        return whole if second_look.better(whole, scene) else scene
     scene = _analyse_looks(photo, source, profile, pitch_px)
-    if box is not None and second_look.wanted(scene):
-        other = _analyse_region(photo, source, box, profile, pitch_px)
-        if second_look.better(other, scene):
-            scene = other
+    if second_look.wanted(scene):
+        box = region.board_region(photo.image)
+        if box is not None:
+            other = _analyse_region(photo, source, box, profile, pitch_px)
+            if second_look.better(other, scene):
+                scene = other
     return scene
-
-
-def _zoom(photo: Photo, box: tuple[int, int, int, int]) -> float:
-    """How much larger the tiles are on a working copy of the crop ``box`` than on one of
-    the whole photo."""
-    whole = min(1.0, _work_side(photo) / max(photo.width, photo.height))
-    crop_side = max(box[2] - box[0], box[3] - box[1]) / photo.scale
-    return min(1.0, WORK_SIDE / crop_side) / whole
 
 
 def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | None) -> Scene:
@@ -310,6 +293,10 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     # the turned lattice relabels cells: recompute them in the new frame
     cells = lattice._supported(lat, lat.cells_in(w, h), lattice.support_map(link, _median_size(lat, occ)))
     shifts, con = lattice.local_shifts(link, lat, cells)
+    if (con > OCCUPIED_CONTRAST).sum() > MANY_CELLS:
+        # more "tiles" than a set holds: shifted cells find link colour anywhere on a
+        # patterned cloth; only cells clear where the lattice itself puts them count
+        con = np.where(lattice.cell_contrast(link, lat, cells)[:, 0] > OCCUPIED_CONTRAST, con, 0.0)
     keep_cells = _with_weak_neighbours(cells, con)
     occ, shifts, strong = cells[keep_cells], shifts[keep_cells], con[keep_cells] > OCCUPIED_CONTRAST
     scene.lattice, scene.frame_steps = lat, steps

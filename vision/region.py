@@ -58,14 +58,23 @@ def board_region(image: np.ndarray) -> tuple[int, int, int, int] | None:
     reach = max(big[2], big[3])
     near = ((stats[:, 0] < big[0] + big[2] + reach) & (stats[:, 0] + stats[:, 2] > big[0] - reach)
             & (stats[:, 1] < big[1] + big[3] + reach) & (stats[:, 1] + stats[:, 3] > big[1] - reach))
-    keep = stats[near & (areas >= KEEP * areas.max())]
-    x0, y0 = keep[:, 0].min(), keep[:, 1].min()
-    x1 = (keep[:, 0] + keep[:, 2]).max()
-    y1 = (keep[:, 1] + keep[:, 3]).max()
-    mx = MARGIN * (x1 - x0) + 0.02 * small.shape[1]
-    my = MARGIN * (y1 - y0) + 0.02 * small.shape[0]
+    for keep in (stats[near & (areas >= KEEP * areas.max())], big[None]):
+        # (the largest patch alone when noise on a dark cloth spreads the box too wide)
+        box = _box(keep, small.shape[:2], f, (w, h))
+        if (box[2] - box[0]) * (box[3] - box[1]) <= MAX_SHARE * w * h:
+            return int(box[0]), int(box[1]), int(box[2]), int(box[3])
+    return None
+
+
+def _box(patches: np.ndarray, small_shape: tuple[int, int], f: float, size: tuple[int, int]
+         ) -> np.ndarray:
+    """Box round connected-component ``patches`` (stats rows) of the small copy, with
+    margin, in the photo's px."""
+    x0, y0 = patches[:, 0].min(), patches[:, 1].min()
+    x1 = (patches[:, 0] + patches[:, 2]).max()
+    y1 = (patches[:, 1] + patches[:, 3]).max()
+    mx = MARGIN * (x1 - x0) + 0.02 * small_shape[1]
+    my = MARGIN * (y1 - y0) + 0.02 * small_shape[0]
     box = np.array([x0 - mx, y0 - my, x1 + mx, y1 + my]) / f
-    box = np.clip(np.round(box), 0, [w, h, w, h]).astype(int)
-    if (box[2] - box[0]) * (box[3] - box[1]) > MAX_SHARE * w * h:
-        return None
-    return int(box[0]), int(box[1]), int(box[2]), int(box[3])
+    w, h = size
+    return np.clip(np.round(box), 0, [w, h, w, h]).astype(int)
