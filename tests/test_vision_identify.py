@@ -98,3 +98,18 @@ def test_a_number_read_surely_elsewhere_is_no_rival():
     cell = got[0]
     assert cell.tile == a and cell.confidence > 0.9
     assert got[1].tile == b and got[1].confidence > 0.9
+
+
+def test_faint_cell_cannot_outbid_a_clear_one_for_its_number():
+    # a faint cell beside the board (a red cloth seen between links) whose scores spread
+    # far wider than a real tile's: without an order it outbids the clear cell for the
+    # number both fit; given first, the clear cell keeps its number
+    n = sorted(TILES)[0]
+    clear = _logp(rotated_edges(n, 0))
+    faint = 8.0 * _logp(rotated_edges(n, 0), sure=0.6)
+    lp = np.stack([clear, faint])
+    assert identify(lp)[1].tile == n  # the bid that the order guards against
+    ordered = identify(lp, first=np.array([True, False]))
+    assert (ordered[0].tile, ordered[0].rotation) == (n, 0)
+    assert ordered[0].confidence > 0.9
+    assert ordered[1].tile != n

@@ -70,12 +70,16 @@ def _lse_without_taken(flat: np.ndarray, choice: np.ndarray, sure: np.ndarray, s
     return np.logaddexp.reduce(masked, axis=1)
 
 
-def identify(logp: np.ndarray, unique: bool = True) -> list[Reading]:
+def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = None
+             ) -> list[Reading]:
     """Identify N cells from their edge log-probabilities ``logp`` (N, 6, 5).
 
     With ``unique`` each tile number goes to at most one cell; with more than 56 cells the
     cells left over get ``fit`` 0 (they cannot all be tiles); and a cell's confidence is
-    taken among the numbers not read surely (``SURE``) on another cell.
+    taken among the numbers not read surely (``SURE``) on another cell.  ``first`` (N,)
+    bool: cells given their numbers before the others (clear cells before faint ones
+    beside the board: a faint cell on a red cloth fits the tiles with many red edges far
+    better than the others, and could otherwise outbid a tile read cleanly for its number).
     """
     n = logp.shape[0]
     if n == 0:
@@ -89,11 +93,11 @@ def identify(logp: np.ndarray, unique: bool = True) -> list[Reading]:
     own = choice.copy()
     spare = np.zeros(n, bool)
     if unique:
-        rows, cols = linear_sum_assignment(-best)
         # more cells than tile numbers: the cells left without a number are not tiles
         spare[:] = True
-        spare[rows] = False
-        choice[rows] = cols
+        for rows, cols in _assign(best, np.ones(n, bool) if first is None else np.asarray(first, bool)):
+            spare[rows] = False
+            choice[rows] = cols
     conf_all = np.exp(best[np.arange(n), choice] - lse)
     if unique:
         # a cell pushed off its own best number by the assignment keeps its doubt
@@ -107,6 +111,20 @@ def identify(logp: np.ndarray, unique: bool = True) -> list[Reading]:
         edges = CANDIDATES[t, k]
         fit = 0.0 if spare[i] else float(probs[i, np.arange(6), edges].mean())
         out.append(Reading(int(NUMBERS[t]), int(k), conf, fit))
+    return out
+
+
+def _assign(best: np.ndarray, first: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Global assignment of numbers (columns of ``best``, (N, 56)) to cells, ``first``
+    cells before the others; [(cell indices, number indices)] per round."""
+    out = []
+    free = np.arange(best.shape[1])
+    for group in (np.nonzero(first)[0], np.nonzero(~first)[0]):
+        if len(group) == 0 or len(free) == 0:
+            continue
+        rows, cols = linear_sum_assignment(-best[np.ix_(group, free)])
+        out.append((group[rows], free[cols]))
+        free = np.setdiff1d(free, free[cols])
     return out
 
 

@@ -32,6 +32,10 @@ MANY_CELLS = 84
 """More occupied cells than this (1.5 sets of 56) means the lattice lies over a patterned
 table (see :func:`_analyse_once`)."""
 
+LOOSE_SIZE = (0.7, 1.35)
+"""A single-tile blob off the lattice is a loose tile if its size is within this range of
+the cells' (two touching tiles fitted as one hexagon come out about 1.5 times a cell)."""
+
 BODY_CORNERS = 0.8
 """A tile needs this share of grey corners (5 of 6) to be read; fewer: something covers it."""
 
@@ -326,11 +330,11 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     model = colours.adapt_scale(model, edges[strong].reshape(-1, 3))
     for _ in range(3):
         logp = colours.log_probs(all_edges, model)
-        readings = identify.identify(logp)
+        readings = identify.identify(logp, first=learn)
         labels = identify.edge_labels(readings)[learn].ravel()
         weights = np.repeat([r.confidence for r, ok in zip(readings, learn) if ok], 6)
         model = colours.calibrate(model, all_edges[learn].reshape(-1, 3), labels, weights)
-    readings = identify.identify(colours.log_probs(all_edges, model))  # with the last model
+    readings = identify.identify(colours.log_probs(all_edges, model), first=learn)  # with the last model
     loose_readings = readings[len(occ):]
     readings = readings[:len(occ)]
     keep, bad = [], []
@@ -405,7 +409,7 @@ def _off_lattice_hexagons(mask: np.ndarray, lat: Lattice, occ: np.ndarray, shift
     main = groups[0] if groups and len(groups[0]) >= 3 else set()
     out = []
     for hx in bodies.single_hexagons(mask, min_size=max(4.0, 0.6 * size)):
-        if not 0.6 * size < hx.size < 1.6 * size:
+        if not LOOSE_SIZE[0] * size < hx.size < LOOSE_SIZE[1] * size:
             continue
         d = np.linalg.norm(centres - hx.centre, axis=1)
         i = int(np.argmin(d))
