@@ -257,10 +257,10 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     """One read of the photo the way ``look`` says; ``None`` if that look does not apply."""
     work, ws = _working_copy(photo)
     lab = colours.to_lab(work)
-    first = link_and_mask(lab, profile, look)
-    if first is None:
+    looked = link_and_mask(lab, profile, look)
+    if looked is None:
         return None
-    model, link, mask = first
+    model, link, mask = looked
     pitch = None if pitch_px is None else pitch_px * ws
     lat = search.find_lattice(work, link, mask, model, pitch)
     size = None if lat is None else _median_size(lat, lat.cells_in(*link.shape[::-1]))
@@ -278,7 +278,7 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
             # tiles of 20 px and more)
             work2, ws2 = _working_copy(photo, side, enlarge=True)
             lab2 = colours.to_lab(work2)
-            model2, link2, mask2 = link_and_mask(lab2, profile, look) or first
+            model2, link2, mask2 = link_and_mask(lab2, profile, look) or looked
             lat2 = search.find_lattice(work2, link2, mask2, model2, None if pitch is None else pitch * ws2 / ws)
             if lat2 is not None and (lat is None or lat2.score > lat.score):
                 work, ws, lab, model, link, mask, lat = work2, ws2, lab2, model2, link2, mask2, lat2
