@@ -93,3 +93,39 @@ def test_camera_grey_look_is_skipped_when_it_would_change_nothing():
     lab[40:60, 40:60, 0] = 10.0
     assert reader.link_and_mask(lab, look="camera-grey") is None
     assert reader.link_and_mask(lab, look="gated") is not None
+
+
+def test_scattered_cells_off_the_tile_mask_are_dropped():
+    from vision.identify import Reading
+    from vision.lattice import Lattice
+    lat = Lattice(np.array([[20.0, 0, 100], [0, 20.0, 100], [0, 0, 1]]))
+    mask = np.zeros((400, 400), np.uint8)
+    cells = [(0, 0), (4, 0), (0, 4), (4, 4)]          # four lone cells: a scattered read
+    px = lat.centres(np.array(cells))
+    cv = __import__("cv2")
+    cv.circle(mask, tuple(int(v) for v in px[0]), 18, 255, -1)   # a dark tile under cell 0
+    for i in (1, 3):  # the right half of cells 1 and 3 covered: kept only if read cleanly
+        x, y = (int(v) for v in px[i])
+        mask[y - 20:y + 21, x - 1:x + 21] = 255
+    good, fair = Reading(1, 0, 1.0, 0.97), Reading(2, 0, 0.8, 0.8)
+    items = [(cells[0], fair, px[0]), (cells[1], good, px[1]), (cells[2], good, px[2]),
+             (cells[3], fair, px[3])]
+    kept = reader._on_tiles_if_scattered(items, mask, lat, {})
+    assert [c for c, _rd, _px in kept] == [(0, 0), (4, 0)]
+    # a board (a group of three) is left alone
+    board = [((0, 0), fair, px[0]), ((1, 0), fair, px[0]), ((2, 0), fair, px[0]), ((6, 6), fair, px[0])]
+    assert reader._on_tiles_if_scattered(board, mask, lat, {}) == board
+
+
+def test_confetti_cloth_does_not_invent_tiles(tmp_path):
+    # hard-11: 19 dim 23 px tiles on a confetti print; the lattice search fails there, and
+    # the cells it reads in ones and twos on the cloth must not be reported as tiles
+    from bench.datasets import scene_spec
+    board, params, seed, _kind = scene_spec("hard", 11)
+    path = tmp_path / "scene.jpg"
+    truth = scenegen.render_to_file(board, str(path), params, seed)
+    read = read_photo(str(path))
+    expected = board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
+                                          for t in truth["tiles"]]})
+    wrong = len(read) - best_alignment(expected, read)[2]
+    assert wrong + len(read.loose) <= 1

@@ -19,7 +19,7 @@ from referee.hexgrid import components, neighbours
 from . import bodies, colours, identify, lattice, region, search, second_look
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
-from .lattice import BASIS, MIDPOINTS, SQ3, Lattice
+from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice
 from .sampling import sample_cells
 
 WORK_SIDE = 800
@@ -35,6 +35,12 @@ table (see :func:`_analyse_once`)."""
 LOOSE_SIZE = (0.7, 1.35)
 """A single-tile blob off the lattice is a loose tile if its size is within this range of
 the cells' (two touching tiles fitted as one hexagon come out about 1.5 times a cell)."""
+
+SCATTERED_GROUPS = 3
+TILE_COVER = 0.7
+"""A read in this many groups, none of three cells, keeps only cells whose hexagon the
+tile mask covers this much, or half as much for a clean reading (see
+:func:`_on_tiles_if_scattered`)."""
 
 BODY_CORNERS = 0.8
 """A tile needs this share of grey corners (5 of 6) to be read; fewer: something covers it."""
@@ -351,6 +357,7 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
                 keep.append(item)
             continue
         (keep if readable else bad).append(item)
+    keep = _on_tiles_if_scattered(keep, mask, lat, dict(zip(map(tuple, occ.tolist()), shifts)))
     keep, isolated = _split_isolated(keep, len(hexes))
     if len(keep) == 1 and not isolated and not hexes and not _clear(keep[0][1]):
         # a lone tile is a board only if it reads clearly: a face-down tile or a
@@ -366,6 +373,32 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
             scene.loose.append(_loose_item(rd, hx.centre / ws))
     _dedupe_numbers(scene)
     return scene
+
+
+def _on_tiles_if_scattered(items: list, mask: np.ndarray, lat: Lattice, shifts: dict) -> list:
+    """Readings of a scattered read, kept only where the tile mask covers the cell.
+
+    Cells read in ones and twos all over the photo (no group of three) are what a lattice
+    laid over a busy cloth gives: dots of link colour read as tiles.  A real tile standing
+    apart is a dark hexagon in the tile mask; a cell on the cloth is not.
+    """
+    groups = components([c for c, _rd, _px in items])
+    if not groups or len(groups[0]) >= 3 or len(groups) < SCATTERED_GROUPS:
+        return items
+    cells = np.array([c for c, _rd, _px in items], np.float64)
+    sh = np.array([shifts.get(c, np.zeros(2)) for c, _rd, _px in items])
+    # the centre and six points halfway to the corners of each cell
+    pts = (cells @ BASIS.T + sh)[:, None, :] + np.vstack([np.zeros((1, 2)), 0.5 * CORNERS])[None]
+    xy = np.round(lat.to_image(pts.reshape(-1, 2))).astype(int)
+    h, w = mask.shape
+    inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
+    on = np.zeros(len(xy), bool)
+    on[inside] = mask[xy[inside, 1], xy[inside, 0]] > 0
+    cover = on.reshape(len(items), -1).mean(1)
+    # (the mask misses some tiles on a black cloth: a reading as clean as a real tile's
+    # needs only part of its hexagon covered)
+    return [(c, rd, px) for (c, rd, px), v in zip(items, cover)
+            if v >= TILE_COVER or (v >= TILE_COVER / 2 and rd.fit >= CLEAN_FIT and rd.confidence >= CLEAN_CONFIDENCE)]
 
 
 def _clear(rd: identify.Reading) -> bool:
