@@ -45,11 +45,13 @@ class ColourModel:
     chroma0: float = 12.0
 
 
+_LAB_OFFSET = np.array([0.0, 128.0, 128.0], np.float32)
+
+
 def to_lab(image: np.ndarray) -> np.ndarray:
     """BGR uint8 → float32 Lab with a, b centred on 0 (H, W, 3)."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
-    lab[..., 1:] -= 128.0
-    return lab
+    # one pass (convert and centre together): this runs on every frame
+    return np.subtract(cv2.cvtColor(image, cv2.COLOR_BGR2Lab), _LAB_OFFSET, dtype=np.float32)
 
 
 def neutral_point(lab: np.ndarray, dark: np.ndarray | None = None) -> np.ndarray:
