@@ -129,3 +129,13 @@ def test_confetti_cloth_does_not_invent_tiles(tmp_path):
                                           for t in truth["tiles"]]})
     wrong = len(read) - best_alignment(expected, read)[2]
     assert wrong + len(read.loose) <= 1
+
+
+def test_a_reading_needs_a_grey_body():
+    # a round coloured dot on a cloth fits a hexagon and can read as some tile: without
+    # grey corners it is no tile, however clean; glare on half the corners is allowed
+    from vision.identify import Reading
+    clean, fair = Reading(1, 0, 0.99, 0.95), Reading(1, 0, 0.9, 0.7)
+    assert reader._readable(clean, 1.0) and reader._readable(fair, 5 / 6)
+    assert reader._readable(clean, 0.5) and not reader._readable(fair, 0.5)
+    assert not reader._readable(clean, 2 / 6)

@@ -323,13 +323,14 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     S = np.diag([f, f, 1.0])
     lat_full = replace(lat, H=S @ lat.H)
     edges, corners = sample_cells(full, lat_full, occ, shifts)
-    loose_edges = []
+    loose_edges, loose_corners = [], []
     for hx in hexes:
         # the blob's hexagon is rough: settle it on its links like any lattice cell
         sh, _ = lattice.local_shifts(link, Lattice(hx.H), np.zeros((1, 2), int))
         hx.shift = sh[0]
-        e, _ = sample_cells(full, Lattice(S @ hx.H), np.zeros((1, 2), int), hx.shift[None])
+        e, c = sample_cells(full, Lattice(S @ hx.H), np.zeros((1, 2), int), hx.shift[None])
         loose_edges.append(e)
+        loose_corners.append(c)
     all_edges = np.concatenate([edges] + loose_edges) if loose_edges else edges
     # the colour model learns only from clear cells and loose hexagons, not faint ones
     learn = np.r_[strong, np.ones(len(hexes), bool)]
@@ -345,12 +346,11 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     readings = readings[:len(occ)]
     keep, bad = [], []
     centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts) / ws
-    body = _body_corners(corners, model)
+    body = _body_corners(np.concatenate([corners] + loose_corners), model)
+    loose_body, body = body[len(occ):], body[:len(occ)]
     for i, (cell, rd) in enumerate(zip(occ, readings)):
         item = (tuple(int(v) for v in cell), rd, centres[i])
-        # glare can light a corner; a reading this clean still shows every edge
-        clean = rd.fit >= CLEAN_FIT and rd.confidence >= CLEAN_CONFIDENCE and body[i] >= 0.5
-        readable = rd.fit >= UNREADABLE_FIT and (body[i] >= BODY_CORNERS or clean) and rd.confidence >= LOW_CONFIDENCE
+        readable = _readable(rd, body[i])
         if not strong[i]:
             # a faint cell beside the tiles counts only if it reads as a tile clearly
             if readable and _clear(rd):
@@ -368,8 +368,9 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     scene.readings = keep
     scene.unreadable = _plausible_unreadable(bad, keep)
     scene.loose = [_loose_item(rd, px) for _c, rd, px in isolated]
-    for hx, rd in zip(hexes, loose_readings):
-        if rd.fit >= UNREADABLE_FIT and rd.confidence >= LOW_CONFIDENCE:
+    for hx, rd, b in zip(hexes, loose_readings, loose_body):
+        # (a round coloured dot on a cloth fits a hexagon too: a tile has a grey body)
+        if _readable(rd, b):
             scene.loose.append(_loose_item(rd, hx.centre / ws))
     _dedupe_numbers(scene)
     return scene
@@ -399,6 +400,14 @@ def _on_tiles_if_scattered(items: list, mask: np.ndarray, lat: Lattice, shifts: 
     # needs only part of its hexagon covered)
     return [(c, rd, px) for (c, rd, px), v in zip(items, cover)
             if v >= TILE_COVER or (v >= TILE_COVER / 2 and rd.fit >= CLEAN_FIT and rd.confidence >= CLEAN_CONFIDENCE)]
+
+
+def _readable(rd: identify.Reading, body: float) -> bool:
+    """Is a reading given as a tile?  Its edges fit and one tile stands out, and its
+    corners are grey body (``body``: their share); glare can light a corner, so a reading
+    this clean needs only half of them."""
+    clean = rd.fit >= CLEAN_FIT and rd.confidence >= CLEAN_CONFIDENCE and body >= 0.5
+    return rd.fit >= UNREADABLE_FIT and (body >= BODY_CORNERS or clean) and rd.confidence >= LOW_CONFIDENCE
 
 
 def _clear(rd: identify.Reading) -> bool:
