@@ -191,29 +191,7 @@ def sample_xy(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     return out.reshape(-1)[:n].reshape(shape)
 
 
-# -- 1. Fourier guess ---------------------------------------------------------------
-
-def _fft_peaks(link: np.ndarray, n: int = 12) -> list[tuple[np.ndarray, float]]:
-    """Strongest spatial frequencies of ``link`` as (cycles/pixel vector, power)."""
-    h, w = link.shape
-    win = np.outer(np.hanning(h), np.hanning(w)).astype(np.float32)
-    f = np.abs(np.fft.rfft2((link - link.mean()) * win))
-    f[0, 0] = 0
-    fy = np.fft.fftfreq(h)[:, None]
-    fx = np.fft.rfftfreq(w)[None, :]
-    rad = np.sqrt(fx ** 2 + fy ** 2)
-    # periods from 4 px to half the image
-    f[(rad < 2.0 / min(h, w)) | (rad > 0.25)] = 0
-    fm = cv2.dilate(f.astype(np.float32), np.ones((3, 3), np.uint8))
-    peaks = np.argwhere((f == fm) & (f > 0))
-    vals = f[peaks[:, 0], peaks[:, 1]]
-    order = np.argsort(-vals)[:n]
-    out = []
-    for i in order:
-        y, x = peaks[i]
-        out.append((np.array([fx[0, x], fy[y, 0]]), float(vals[i])))
-    return out
-
+# -- 1. Lattice vectors from the autocorrelation -----------------------------------
 
 def autocorr_bases(link: np.ndarray, max_candidates: int = 3) -> list[np.ndarray]:
     """Candidate neighbour-vector pairs (2x2, columns = images of ``A1``, ``A2``).

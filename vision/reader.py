@@ -194,7 +194,8 @@ def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated"
     return model, link, mask
 
 
-def analyse(source: Any, profile: Any = None, pitch_px: float | None = None) -> Scene:
+def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
+            prior: search.Prior | None = None) -> Scene:
     """Run the whole pipeline and keep the intermediate results.
 
     When the read of the whole photo looks poor, the tiles' region
@@ -203,10 +204,10 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None) -> 
     the table), and the better read is kept.  (Reading the crop first was tried: the
     region misses some tiles on a third of the photos.)  ``pitch_px``: the expected
     centre distance of touching tiles in ``source``'s pixels, when a table profile knows
-    it (a hint to the search).
+    it (a hint to the search); ``prior``: a live camera's previous frame, tried first.
     """
     photo = load_photo(source)
-    scene = _analyse_looks(photo, source, profile, pitch_px)
+    scene = _analyse_looks(photo, source, profile, pitch_px, prior)
     if second_look.wanted(scene):
         box = region.board_region(photo.image)
         if box is not None:
@@ -216,7 +217,8 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None) -> 
     return scene
 
 
-def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | None) -> Scene:
+def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
+                   prior: search.Prior | None = None) -> Scene:
     """Read a photo; look again in other ways while the read looks poor.
 
     The link image is first gated by the grey tile bodies (a coloured table is not a
@@ -224,11 +226,11 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
     again without the gate (bodies lighter than a black cloth, warm light tinting them)
     and the better read is kept.
     """
-    scene = _analyse_once(photo, source, profile, second_look.LOOKS[0], pitch_px)
+    scene = _analyse_once(photo, source, profile, second_look.LOOKS[0], pitch_px, prior)
     for look in second_look.LOOKS[1:]:
         if not second_look.wanted(scene):
             break
-        other = _analyse_once(photo, source, profile, look, pitch_px)
+        other = _analyse_once(photo, source, profile, look, pitch_px, prior)
         if other is not None and second_look.better(other, scene):
             scene = other
     return scene
@@ -258,8 +260,8 @@ def _analyse_region(photo: Photo, source: Any, box: tuple[int, int, int, int], p
         loose=[{**it, "pixel": [round(float(v), 1) for v in moved(it["pixel"])]} for it in sub.loose])
 
 
-def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: float | None = None
-                  ) -> Scene | None:
+def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: float | None = None,
+                  prior: search.Prior | None = None) -> Scene | None:
     """One read of the photo the way ``look`` says; ``None`` if that look does not apply."""
     work, ws = _working_copy(photo)
     lab = colours.to_lab(work)
@@ -268,7 +270,7 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
         return None
     model, link, mask = looked
     pitch = None if pitch_px is None else pitch_px * ws
-    lat = search.find_lattice(work, link, mask, model, pitch)
+    lat = search.find_lattice(work, link, mask, model, pitch, prior)
     size = None if lat is None else _median_size(lat, lat.cells_in(*link.shape[::-1]))
     poor = lat is None or lat.score < POOR_SHARE * lat.judged
     if size is None or size < SMALL_TILE or poor:
@@ -284,10 +286,13 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
             # tiles of 20 px and more)
             work2, ws2 = _working_copy(photo, side, enlarge=True)
             lab2 = colours.to_lab(work2)
-            model2, link2, mask2 = link_and_mask(lab2, profile, look) or looked
-            lat2 = search.find_lattice(work2, link2, mask2, model2, None if pitch is None else pitch * ws2 / ws)
-            if lat2 is not None and (lat is None or lat2.score > lat.score):
-                work, ws, lab, model, link, mask, lat = work2, ws2, lab2, model2, link2, mask2, lat2
+            looked2 = link_and_mask(lab2, profile, look)
+            if looked2 is not None:
+                model2, link2, mask2 = looked2
+                lat2 = search.find_lattice(work2, link2, mask2, model2,
+                                           None if pitch is None else pitch * ws2 / ws, prior)
+                if lat2 is not None and (lat is None or lat2.score > lat.score):
+                    work, ws, lab, model, link, mask, lat = work2, ws2, lab2, model2, link2, mask2, lat2
     scene = Scene(photo, work, ws)
     if lat is None:
         return scene
@@ -357,13 +362,13 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
                 keep.append(item)
             continue
         (keep if readable else bad).append(item)
-    keep = _on_tiles_if_scattered(keep, mask, lat, dict(zip(map(tuple, occ.tolist()), shifts)))
+    scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
+    keep = _on_tiles_if_scattered(keep, mask, lat, scene.shifts)
     keep, isolated = _split_isolated(keep, len(hexes))
     if len(keep) == 1 and not isolated and not hexes and not _clear(keep[0][1]):
         # a lone tile is a board only if it reads clearly: a face-down tile or a
         # coaster on an empty table reads as some tile, poorly
         bad, keep = bad + keep, []
-    scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
     scene.cells = occ
     scene.readings = keep
     scene.unreadable = _plausible_unreadable(bad, keep)
@@ -399,18 +404,24 @@ def _on_tiles_if_scattered(items: list, mask: np.ndarray, lat: Lattice, shifts: 
     # (the mask misses some tiles on a black cloth: a reading as clean as a real tile's
     # needs only part of its hexagon covered)
     return [(c, rd, px) for (c, rd, px), v in zip(items, cover)
-            if v >= TILE_COVER or (v >= TILE_COVER / 2 and rd.fit >= CLEAN_FIT and rd.confidence >= CLEAN_CONFIDENCE)]
+            if v >= TILE_COVER or (v >= TILE_COVER / 2 and _clean(rd))]
 
 
 def _readable(rd: identify.Reading, body: float) -> bool:
     """Is a reading given as a tile?  Its edges fit and one tile stands out, and its
     corners are grey body (``body``: their share); glare can light a corner, so a reading
     this clean needs only half of them."""
-    clean = rd.fit >= CLEAN_FIT and rd.confidence >= CLEAN_CONFIDENCE and body >= 0.5
-    return rd.fit >= UNREADABLE_FIT and (body >= BODY_CORNERS or clean) and rd.confidence >= LOW_CONFIDENCE
+    return (rd.fit >= UNREADABLE_FIT and rd.confidence >= LOW_CONFIDENCE
+            and (body >= BODY_CORNERS or (body >= 0.5 and _clean(rd))))
+
+
+def _clean(rd: identify.Reading) -> bool:
+    """A reading that shows every edge: it stands even with glare on half its corners."""
+    return rd.fit >= CLEAN_FIT and rd.confidence >= CLEAN_CONFIDENCE
 
 
 def _clear(rd: identify.Reading) -> bool:
+    """A reading that stands on its own (a faint cell, a lone tile)."""
     return rd.fit >= CLEAR_READ_FIT and rd.confidence >= CLEAR_READ_CONFIDENCE
 
 
@@ -554,24 +565,26 @@ def to_board(scene: Scene) -> Board:
     return board
 
 
-def read(path_or_image: Any, profile: Any = None) -> tuple[Scene, Board]:
+def read(path_or_image: Any, profile: Any = None, prior: search.Prior | None = None
+         ) -> tuple[Scene, Board]:
     """Read a table photo; return the analysed scene (for overlays) and the board.
 
     With a calibration profile that carries geometry (a camera and/or a table section),
     the photo is first undistorted or rectified by :func:`calibration.prepare.prepare` at
     full resolution, read there, and every ``pixel`` is mapped back to the original photo;
     ``meta["geometry"]`` then lists what was done.  The scene stays in the prepared frame.
+    ``prior``: a live camera's previous frame (see ``vision.tracking``), tried first.
     """
     has_geometry = profile is not None and (
         getattr(profile, "camera", None) is not None or getattr(profile, "table", None) is not None)
     if not has_geometry:
-        scene = analyse(path_or_image, profile)
+        scene = analyse(path_or_image, profile, prior=prior)
         return scene, to_board(scene)
     from calibration.prepare import prepare
 
     photo = load_photo(path_or_image, reduce=False)
     prep = prepare(photo.image, profile)
-    scene = analyse(prep.image, profile, prep.tile_pitch_px)
+    scene = analyse(prep.image, profile, prep.tile_pitch_px, prior)
     if _doubtful(scene):
         # some tables read worse rectified (stripes made parallel, ...): a doubtful read
         # is checked against the photo as taken, and the better read is kept

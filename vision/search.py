@@ -22,10 +22,7 @@ well the ~50 other hypotheses are never looked at.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -285,43 +282,34 @@ def _clear(lat: Lattice) -> bool:
     return lat.judged >= 3 and lat.score >= CLEAR_SHARE * lat.judged
 
 
-_PRIOR: ContextVar[tuple[Lattice, tuple[int, int], int] | None] = ContextVar("prior_lattice", default=None)
+@dataclass(frozen=True)
+class Prior:
+    """A live camera's previous-frame lattice (see ``vision.tracking``): ``lattice`` on a
+    working image of ``shape`` (h, w), to be taken only if it reads cleanly at least
+    ``min_judged`` occupied cells."""
 
+    lattice: Lattice
+    shape: tuple[int, int]
+    min_judged: int = 0
 
-@contextmanager
-def prior_lattice(lat: Lattice | None, shape: tuple[int, int], min_judged: int = 0) -> Iterator[None]:
-    """Within this block, :func:`find_lattice` tries ``lat`` first (a live camera's previous
-    frame, see ``vision.tracking``): a lattice of a working image of ``shape`` (h, w), taken
-    only if it reads cleanly at least ``min_judged`` occupied cells."""
-    token = _PRIOR.set(None if lat is None else (lat, tuple(shape), min_judged))
-    try:
-        yield
-    finally:
-        _PRIOR.reset(token)
-
-
-def _prior_for(shape: tuple[int, int]) -> tuple[Lattice, int] | None:
-    """The :func:`prior_lattice` scaled to a working image of ``shape`` (the same frame
-    may be worked on at another size), or ``None``."""
-    got = _PRIOR.get()
-    if got is None:
-        return None
-    lat, (h0, w0), min_judged = got
-    h, w = shape
-    if h0 <= 0 or w0 <= 0 or abs(w / w0 - h / h0) > 0.01 * w / w0:
-        return None  # another camera, or another crop
-    f = w / w0
-    return replace(lat, H=np.diag([f, f, 1.0]) @ lat.H), min_judged
+    def for_shape(self, shape: tuple[int, int]) -> Lattice | None:
+        """The lattice scaled to a working image of ``shape`` (the same frame may be worked
+        on at another size), or ``None`` for another camera or a crop."""
+        (h0, w0), (h, w) = self.shape, shape
+        if h0 <= 0 or w0 <= 0 or abs(w / w0 - h / h0) > 0.01 * w / w0:
+            return None
+        f = w / w0
+        return replace(self.lattice, H=np.diag([f, f, 1.0]) @ self.lattice.H)
 
 
 def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: colours.ColourModel,
-                 pitch_px: float | None = None, prior: Lattice | None = None) -> Lattice | None:
+                 pitch_px: float | None = None, prior: Prior | None = None) -> Lattice | None:
     """The lattice whose cells read best, or ``None``; ``score`` = its :func:`readability`.
 
     ``bgr`` is the working image that ``link`` and ``mask`` were made from; ``pitch_px``
     an expected centre distance of touching tiles there, when a profile knows it.
-    ``prior``: a lattice of a previous frame of the same camera (default: the one set by
-    :func:`prior_lattice`); when it still reads cleanly after being refined on this image,
+    ``prior``: a previous frame of the same camera (:class:`Prior`); when its lattice still
+    reads cleanly after being refined on this image,
     it is taken without any search (``tracked`` is set; its scale was polished on the frame
     it was found in, and a camera that jitters hardly changes it).
     """
@@ -330,11 +318,9 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
         return None
     centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
     hexes = single_tiles(mask)
-    min_judged = 0
-    if prior is None and (got := _prior_for(link.shape)) is not None:
-        prior, min_judged = got
-    if prior is not None:
-        tracked = _follow(bgr, link, model, prior, centre, hexes, min_judged)
+    previous = None if prior is None else prior.for_shape(link.shape)
+    if previous is not None:
+        tracked = _follow(bgr, link, model, previous, centre, hexes, prior.min_judged)
         if tracked is not None:
             return tracked
     rings = ring_maps(link)

@@ -43,8 +43,9 @@ class Tracker:
         :func:`vision.read_photo`, trying the previous frame's lattice first."""
         # a followed lattice must keep reading (nearly) as many cells as the last searched
         # one: small slips would otherwise add up from frame to frame
-        with search.prior_lattice(self.lattice, self.shape, int(FOLLOW_SHARE * self.anchor)):
-            scene, board = reader.read(frame, self.profile)
+        prior = (None if self.lattice is None
+                 else search.Prior(self.lattice, self.shape, int(FOLLOW_SHARE * self.anchor)))
+        scene, board = reader.read(frame, self.profile, prior)
         lat = scene.lattice
         tracked = bool(lat is not None and lat.tracked)
         self.lattice = lat
