@@ -1,5 +1,6 @@
 """Busy and dark tables: the reader's second looks (ungated, hue-variety gated) and the
 dark-table tile mask, on synthetic Lab images and on rendered scenes."""
+import cv2
 import numpy as np
 import pytest
 
@@ -131,6 +132,32 @@ def test_confetti_cloth_does_not_invent_tiles(tmp_path):
     assert wrong + len(read.loose) <= 1
 
 
+def test_dotted_cloth_read_with_the_dense_body_gate(tmp_path):
+    # hard-2: 17 tiles of 20 px, far and oblique, on a cloth of big coloured dots with dark
+    # rims.  The plain gate closes over the rims and lets the dots through as links; their
+    # mean pulls the search off the tiles.  Only the dense look reads the board.
+    from bench.datasets import scene_spec
+    board, params, seed, _kind = scene_spec("hard", 2)
+    path = tmp_path / "scene.jpg"
+    truth = scenegen.render_to_file(board, str(path), params, seed)
+    image = __import__("cv2").imread(str(path))
+    lab = colours.to_lab(image)
+    plain = reader.link_and_mask(lab, look="gated")[1]
+    dense = reader.link_and_mask(lab, look="dense")[1]
+    px = np.array([t["pixel"] for t in truth["tiles"]])
+    x0, y0 = px.min(0).astype(int)
+    x1, y1 = px.max(0).astype(int)
+    on = np.zeros(plain.shape, bool)
+    on[y0:y1, x0:x1] = True
+    # the dense gate keeps the tiles' links and drops most of the cloth's dots
+    assert dense[on].mean() > 0.5 * plain[on].mean()
+    assert dense[~on].mean() < 0.25 * plain[~on].mean()
+    read = read_photo(str(path))
+    expected = board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
+                                          for t in truth["tiles"]]})
+    assert best_alignment(expected, read)[2] >= len(expected) - 1
+
+
 def test_a_reading_needs_a_grey_body():
     # a round coloured dot on a cloth fits a hexagon and can read as some tile: without
     # grey corners it is no tile, however clean; glare on half the corners is allowed
@@ -139,3 +166,18 @@ def test_a_reading_needs_a_grey_body():
     assert reader._readable(clean, 1.0) and reader._readable(fair, 5 / 6)
     assert reader._readable(clean, 0.5) and not reader._readable(fair, 0.5)
     assert not reader._readable(clean, 2 / 6)
+
+
+def test_search_centre_is_the_densest_link_colour_not_the_mean():
+    from vision import search
+    link = np.zeros((400, 600), np.float32)
+    link[200:260, 100:180] = 1.0          # the tiles: a dense patch
+    rng = np.random.default_rng(0)
+    for x, y in zip(rng.integers(300, 600, 200), rng.integers(0, 120, 200)):
+        cv2.circle(link, (int(x), int(y)), 3, 1.0, -1)   # scattered dots far from them
+    m = cv2.moments(link)
+    mean = np.array([m["m10"], m["m01"]]) / m["m00"]
+    peak = search.link_centre(link)
+    assert np.linalg.norm(mean - [140, 230]) > 100
+    assert np.linalg.norm(peak - [140, 230]) < 25
+    assert search.link_centre(np.zeros((50, 50), np.float32)) is None

@@ -74,6 +74,10 @@ CAMERA_GREY_APART = 3.0
 """The camera-grey look is tried only when the photo's estimated grey is this far (Lab a/b
 units) from the camera's."""
 
+DENSE_FROM, DENSE_RAMP = 0.2, 0.15
+"""The dense look's gate: link counts where grey bodies cover this share of the window
+round it (a cloth dot with a dark rim is closed over by the plain gate)."""
+
 MAX_ENLARGE = 2.0
 """The most a small photo is enlarged for that second look."""
 
@@ -185,7 +189,12 @@ def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated"
         if np.hypot(*model.neutral) < CAMERA_GREY_APART:
             return None
         model.neutral = np.zeros(2, np.float32)
-    gate = bodies.body_region(dark, max(10, round(max(lab.shape) / 50))) if look != "ungated" else None
+    radius = max(10, round(max(lab.shape) / 50))
+    gate = bodies.body_region(dark, radius) if look != "ungated" else None
+    if look == "dense":
+        k = 2 * radius + 1
+        dens = cv2.boxFilter(dark.astype(np.float32), -1, (k, k))
+        gate = gate * np.clip((dens - DENSE_FROM) / DENSE_RAMP, 0.0, 1.0)
     link = colours.link_image(lab, model.neutral, gate)
     if look == "diverse":
         link = link * colours.diversity_gate(lab, model.neutral, link, max(lab.shape) / 10)
@@ -270,7 +279,7 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
         return None
     model, link, mask = looked
     pitch = None if pitch_px is None else pitch_px * ws
-    lat = search.find_lattice(work, link, mask, model, pitch, prior)
+    lat = search.find_lattice(work, link, mask, model, pitch, prior, peak=look == "dense")
     size = None if lat is None else _median_size(lat, lat.cells_in(*link.shape[::-1]))
     poor = lat is None or lat.score < POOR_SHARE * lat.judged
     if size is None or size < SMALL_TILE or poor:
@@ -290,7 +299,8 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
             if looked2 is not None:
                 model2, link2, mask2 = looked2
                 lat2 = search.find_lattice(work2, link2, mask2, model2,
-                                           None if pitch is None else pitch * ws2 / ws, prior)
+                                           None if pitch is None else pitch * ws2 / ws, prior,
+                                           peak=look == "dense")
                 if lat2 is not None and (lat is None or lat2.score > lat.score):
                     work, ws, lab, model, link, mask, lat = work2, ws2, lab2, model2, link2, mask2, lat2
     scene = Scene(photo, work, ws)

@@ -302,8 +302,31 @@ class Prior:
         return replace(self.lattice, H=np.diag([f, f, 1.0]) @ self.lattice.H)
 
 
+CENTRE_BLUR = 1 / 16
+"""Blur (share of the image's longer side) of the link image whose peak is the middle of
+the tiles."""
+
+
+def link_centre(link: np.ndarray) -> np.ndarray | None:
+    """Where the link colour is densest (x, y px), the middle of the search; ``None``
+    if there is none.
+
+    The peak of the blurred link image, not its mean: scattered link-like colour on a busy
+    cloth pulls the mean off the tiles by several cells.
+    """
+    h, w = link.shape
+    f = min(1.0, 128.0 / max(h, w))
+    small = cv2.resize(link, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else link
+    blur = cv2.GaussianBlur(small, (0, 0), max(1.0, CENTRE_BLUR * max(small.shape)))
+    if blur.max() <= 0:
+        return None
+    y, x = np.unravel_index(int(np.argmax(blur)), blur.shape)
+    return (np.array([x, y], np.float64) + 0.5) / f - 0.5
+
+
 def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: colours.ColourModel,
-                 pitch_px: float | None = None, prior: Prior | None = None) -> Lattice | None:
+                 pitch_px: float | None = None, prior: Prior | None = None,
+                 peak: bool = False) -> Lattice | None:
     """The lattice whose cells read best, or ``None``; ``score`` = its :func:`readability`.
 
     ``bgr`` is the working image that ``link`` and ``mask`` were made from; ``pitch_px``
@@ -311,12 +334,18 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     ``prior``: a previous frame of the same camera (:class:`Prior`); when its lattice still
     reads cleanly after being refined on this image,
     it is taken without any search (``tracked`` is set; its scale was polished on the frame
-    it was found in, and a camera that jitters hardly changes it).
+    it was found in, and a camera that jitters hardly changes it).  ``peak``: search
+    about :func:`link_centre` instead of the link image's mean (a busy cloth's look).
     """
-    m = cv2.moments(link)
-    if m["m00"] <= 0:
-        return None
-    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    if peak:
+        centre = link_centre(link)
+        if centre is None:
+            return None
+    else:
+        m = cv2.moments(link)
+        if m["m00"] <= 0:
+            return None
+        centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
     hexes = single_tiles(mask)
     previous = None if prior is None else prior.for_shape(link.shape)
     if previous is not None:

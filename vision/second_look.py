@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-LOOKS = ("gated", "ungated", "diverse", "camera-grey")
+LOOKS = ("gated", "ungated", "diverse", "camera-grey", "dense")
 """Link images tried in turn (see ``reader.link_and_mask``): gated by the grey bodies,
-ungated, gated by hue variety (a one-colour table pattern is no tile), and gated with the
-camera's grey (a/b = 0) in place of the photo's darkest grey pixels (a dark cloth)."""
+ungated, gated by hue variety (a one-colour table pattern is no tile), gated with the
+camera's grey (a/b = 0) in place of the photo's darkest grey pixels (a dark cloth), and
+gated by the density of grey body round each pixel (a cloth of coloured dots, each with a
+dark rim that the plain gate closes over; its search starts at the densest link colour,
+not the mean, which the dots pull off the tiles)."""
 
 CONFIDENT = 0.9
 """Readings at least this confident count fully towards a read's quality."""
