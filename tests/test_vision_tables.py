@@ -52,8 +52,7 @@ def test_looks_are_tried_in_order_and_only_when_needed():
 
 # benchmark scenes (bench/datasets.py, fixed seeds) on busy or dark tables: grey bodies on
 # a black cloth (outside the body gate; hard-54, 43 tiles) and a striped cloth in link
-# colours (hard-25).  (hard-3, 7 large glossy tiles on a black cloth under strong glare,
-# reads 5 of 7 since the readability-judged lattice search: a known weak spot.)
+# colours (hard-25).  (hard-3, glare on a black cloth, is in test_vision_glare.py.)
 HARD_SCENES = [("hard", 54), ("hard", 25)]
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from referee.board import Board
 from referee.hexgrid import components, neighbours
 
-from . import bodies, colours, identify, lattice, region, search, second_look
+from . import bodies, colours, identify, lattice, region, sampling, search, second_look
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
 from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice
@@ -78,6 +78,13 @@ DENSE_FROM, DENSE_RAMP = 0.2, 0.15
 """The dense look's gate: link counts where grey bodies cover this share of the window
 round it (a cloth dot with a dark rim is closed over by the plain gate)."""
 
+HELD = 2
+"""Clear neighbours a cell needs to be read for a glare-washed tile."""
+
+CLEARLY_BETTER = 0.05
+"""How much better a faint cell must fit where its neighbours put it, cleared of glare,
+than as sampled at its own shift, to be read that way."""
+
 MAX_ENLARGE = 2.0
 """The most a small photo is enlarged for that second look."""
 
@@ -113,6 +120,7 @@ class Scene:
     frame_steps: int = 0
     shifts: dict = field(default_factory=dict)   # cell -> plane shift found for it
     origin: np.ndarray = field(default_factory=lambda: np.zeros(2))  # original px of work's (0, 0)
+    covered: int = 0                   # lattice cells whose middle the tile mask covers
 
 
 def _working_copy(photo: Photo, side: int = 0, enlarge: bool = False) -> tuple[np.ndarray, float]:
@@ -159,7 +167,7 @@ def _with_weak_neighbours(cells: np.ndarray, con: np.ndarray) -> np.ndarray:
     have = {tuple(c) for c in cells[strong]}
     for i in np.nonzero(weak)[0]:
         q, r = cells[i]
-        if any((q + dq, r + dr) in have for dq, dr in ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))):
+        if any(c in have for c in neighbours((int(q), int(r)))):
             strong[i] = True
     return strong
 
@@ -325,6 +333,7 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     keep_cells = _with_weak_neighbours(cells, con)
     occ, shifts, strong = cells[keep_cells], shifts[keep_cells], con[keep_cells] > OCCUPIED_CONTRAST
     scene.lattice, scene.frame_steps = lat, steps
+    scene.covered = _covered_cells(mask, lat, cells)
     if len(occ) == 0:
         return scene
     # tiles off the lattice (loose, beside the Tantrix): single hexagons far from any cell
@@ -337,7 +346,28 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     f = full.shape[1] / w
     S = np.diag([f, f, 1.0])
     lat_full = replace(lat, H=S @ lat.H)
+    # cells in or beside the board whose links glare has washed out: faint cells and
+    # unread cells held by clear ones are read cleared of the veil, and kept only if
+    # they then read clearly
+    extra = _veiled_cells(link, lat, occ[strong], occ)
+    # (a washed-out cell's own links are too faint to settle it: it sits where its
+    # neighbours do)
+    shifts = np.concatenate([shifts, _neighbours_shift(extra, occ[strong], shifts[strong])])
+    occ = np.concatenate([occ, extra])
+    strong = np.r_[strong, np.zeros(len(extra), bool)]
     edges, corners = sample_cells(full, lat_full, occ, shifts)
+    cleared = corners.copy()
+    if (~strong).any() and strong.any():
+        weak = np.nonzero(~strong)[0]
+        body = sampling.body_colour(full, lat_full, occ[strong], shifts[strong])
+        held = _neighbours_shift(occ[weak], occ[strong], shifts[strong])
+        e2, c2 = sample_cells(full, lat_full, occ[weak], held, body)
+        # each faint cell is read the way that explains its colours better
+        fit = [np.array([r.fit for r in identify.identify(colours.log_probs(e, model), unique=False)])
+               for e in (edges[weak], e2)]
+        better = fit[1] > fit[0] + CLEARLY_BETTER
+        edges[weak[better]], cleared[weak[better]] = e2[better], c2[better]
+        shifts[weak[better]] = held[better]
     loose_edges, loose_corners = [], []
     for hx in hexes:
         # the blob's hexagon is rough: settle it on its links like any lattice cell
@@ -361,7 +391,8 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     readings = readings[:len(occ)]
     keep, bad = [], []
     centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts) / ws
-    body = _body_corners(np.concatenate([corners] + loose_corners), model)
+    body = _body_corners(np.concatenate([corners] + loose_corners), model,
+                         np.concatenate([cleared] + loose_corners))
     loose_body, body = body[len(occ):], body[:len(occ)]
     for i, (cell, rd) in enumerate(zip(occ, readings)):
         item = (tuple(int(v) for v in cell), rd, centres[i])
@@ -389,6 +420,46 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
             scene.loose.append(_loose_item(rd, hx.centre / ws))
     _dedupe_numbers(scene)
     return scene
+
+
+def _veiled_cells(link: np.ndarray, lat: Lattice, clear: np.ndarray, occ: np.ndarray) -> np.ndarray:
+    """Cells not yet read that touch at least ``HELD`` clear cells (a hole or a notch in the
+    board, where a tile's links may be washed out by glare), inside the image, (M, 2)."""
+    have = {tuple(c) for c in clear.tolist()}
+    taken = {tuple(c) for c in occ.tolist()}
+    count: dict[tuple[int, int], int] = {}
+    for cell in have:
+        for c in neighbours(cell):
+            if c not in taken:
+                count[c] = count.get(c, 0) + 1
+    cells = np.array([c for c, k in count.items() if k >= HELD], int).reshape(-1, 2)
+    if len(cells) == 0:
+        return cells
+    h, w = link.shape
+    xy = lat.centres(cells)
+    return cells[(xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)]
+
+
+def _neighbours_shift(cells: np.ndarray, known: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+    """Per cell, the mean plane shift of its neighbours among ``known`` cells (N, 2)."""
+    at = {tuple(c): s for c, s in zip(known.tolist(), shifts)}
+    out = np.zeros((len(cells), 2))
+    for i, cell in enumerate(cells.tolist()):
+        near = [at[c] for c in neighbours(tuple(cell)) if c in at]
+        if near:
+            out[i] = np.mean(near, axis=0)
+    return out
+
+
+def _covered_cells(mask: np.ndarray, lat: Lattice, cells: np.ndarray) -> int:
+    """How many of the lattice's ``cells`` have their middle on the tile mask: about how
+    many tiles the photo shows when the lattice is right (see ``second_look.wanted``)."""
+    if len(cells) == 0:
+        return 0
+    xy = np.round(lat.centres(cells)).astype(int)
+    h, w = mask.shape
+    inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
+    return int((mask[xy[inside, 1], xy[inside, 0]] > 0).sum())
 
 
 def _on_tiles_if_scattered(items: list, mask: np.ndarray, lat: Lattice, shifts: dict) -> list:
@@ -435,17 +506,24 @@ def _clear(rd: identify.Reading) -> bool:
     return rd.fit >= CLEAR_READ_FIT and rd.confidence >= CLEAR_READ_CONFIDENCE
 
 
-def _body_corners(corners: np.ndarray, model: colours.ColourModel) -> np.ndarray:
+def _body_corners(corners: np.ndarray, model: colours.ColourModel,
+                  cleared: np.ndarray | None = None) -> np.ndarray:
     """Share of each cell's six corner samples that look like the grey tile body, (N,).
 
     Every Tantrix corner is body; a hand or an object over the tile shows its own colour
     there, so a tile with coloured corners is reported unreadable instead of guessed.
+    ``cleared``: the same corners cleared of glare (``sampling.unveil``), where glare may
+    tint them; a cell counts the better of the two.
     """
     f = colours.features(corners, model)
     chroma = np.hypot(f[..., 0], f[..., 1])
     # most corners in a photo are body: their median chroma is the body's under this light
     limit = max(BODY_CHROMA, 2.5 * float(np.median(chroma))) if chroma.size else BODY_CHROMA
-    return (chroma < limit).mean(-1)
+    share = (chroma < limit).mean(-1)
+    if cleared is not None:
+        fc = colours.features(cleared, model)
+        share = np.maximum(share, (np.hypot(fc[..., 0], fc[..., 1]) < limit).mean(-1))
+    return share
 
 
 @dataclass

@@ -32,21 +32,67 @@ CORNER_OFFSETS = CORNERS * 0.8
 
 def lab_samples(bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Lab (a, b centred on 0) of a BGR uint8 image sampled at points (..., 2) → (..., 3)."""
-    v = sample(bgr, pts)
+    return _to_lab(sample(bgr, pts))
+
+
+def _to_lab(v: np.ndarray) -> np.ndarray:
+    """BGR float samples (..., 3) → Lab (a, b centred on 0) (..., 3)."""
     if v.size == 0:
         return v.astype(np.float64)
     lab = colours.to_lab(np.clip(v.reshape(-1, 1, 3) + 0.5, 0, 255).astype(np.uint8))
     return lab.reshape(v.shape).astype(np.float64)
 
 
-def sample_cells(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray]:
+MAX_VEIL = 0.8
+"""The most glare a cell is cleared of (share of white over it): beyond, its colours are
+clipped white and nothing is left to read."""
+
+
+MAX_TINT = 0.5
+"""The most a glare veil's colour may differ between channels (share of its brightest)."""
+
+
+def unveil(edges: np.ndarray, corners: np.ndarray, body: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Remove a glare veil from BGR samples of cells: edges (N, 6, P, 3), corners (N, 6, 3).
+
+    Glare adds white light over a patch of tiles: a sample shows ``(1 - a) * colour + a *
+    white``.  Every corner of a Tantrix tile is black body (``body``, BGR (3,)), so how much
+    lighter a cell's corners are than the bodies elsewhere gives ``a`` and the veil's
+    colour, which are then taken off (unless that colour is far from white: see
+    :data:`MAX_TINT`).  Returns the cleared (edges, corners).
+    """
+    c = np.median(corners, axis=1)                                   # (N, 3)
+    a = np.clip((c.mean(1) - body.mean()) / max(255.0 - body.mean(), 1.0), 0.0, MAX_VEIL)
+    veil = c - (1.0 - a)[:, None] * body                            # a * white, (N, 3)
+    # glare is the light's own colour, near white; corners tinted strongly (a hand, a
+    # wooden table beside the board) are no veil and are left as they are
+    light = veil / np.maximum(a, 1e-3)[:, None]
+    tinted = light.max(1) - light.min(1) > MAX_TINT * np.maximum(light.max(1), 1.0)
+    a = np.where(tinted, 0.0, a)
+    veil = np.where(tinted[:, None], 0.0, veil)
+    k = 1.0 / (1.0 - a)
+    e = (edges - veil[:, None, None, :]) * k[:, None, None, None]
+    cc = (corners - veil[:, None, :]) * k[:, None, None]
+    return np.clip(e, 0, 255), np.clip(cc, 0, 255)
+
+
+def sample_cells(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray,
+                 body: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Median Lab per edge (N, 6, 3) and Lab per corner (N, 6, 3) of each cell.
 
-    ``lat`` maps the plane to ``bgr``'s pixels; ``shifts`` (N, 2) are per-cell plane shifts.
+    ``lat`` maps the plane to ``bgr``'s pixels; ``shifts`` (N, 2) are per-cell plane shifts;
+    ``body``: the tile bodies' BGR (3,), to clear each cell of glare first (:func:`unveil`).
     """
     centres = np.asarray(cells, np.float64) @ BASIS.T + shifts
-    v = lab_samples(bgr, lat.to_image(centres[:, None, None, :] + EDGE_OFFSETS[None]))
-    edges = np.median(v, axis=2)
-    corners = lab_samples(bgr, lat.to_image(centres[:, None, :] + CORNER_OFFSETS[None]))
-    return edges, corners
+    v = sample(bgr, lat.to_image(centres[:, None, None, :] + EDGE_OFFSETS[None]))
+    c = sample(bgr, lat.to_image(centres[:, None, :] + CORNER_OFFSETS[None]))
+    if body is not None and len(v):
+        v, c = unveil(v.astype(np.float64), c.astype(np.float64), np.asarray(body, np.float64))
+    return np.median(_to_lab(v), axis=2), _to_lab(c)
+
+
+def body_colour(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+    """Median BGR (3,) of the corners of ``cells``: the tile bodies' colour in this photo."""
+    centres = np.asarray(cells, np.float64) @ BASIS.T + shifts
+    c = sample(bgr, lat.to_image(centres[:, None, :] + CORNER_OFFSETS[None]))
+    return np.median(c.reshape(-1, 3), axis=0).astype(np.float64)

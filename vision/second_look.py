@@ -18,6 +18,10 @@ gated by the density of grey body round each pixel (a cloth of coloured dots, ea
 dark rim that the plain gate closes over; its search starts at the densest link colour,
 not the mean, which the dots pull off the tiles)."""
 
+UNEXPLAINED = 2.0
+"""A read is poor when the tile mask covers more than this many times the cells it read
+(plus a few: loose tiles, shadows)."""
+
 CONFIDENT = 0.9
 """Readings at least this confident count fully towards a read's quality."""
 
@@ -46,4 +50,6 @@ def better(other: Any, scene: Any) -> bool:
 def wanted(scene: Any) -> bool:
     """Is the first read poor enough to look again (few tiles, or many cells unread)?"""
     n = len(scene.readings)
-    return n < 3 or len(scene.unreadable) > 0.15 * n
+    # (many more dark tile bodies under the lattice than tiles read: the links were lost)
+    return (n < 3 or len(scene.unreadable) > 0.15 * n
+            or getattr(scene, "covered", 0) > UNEXPLAINED * (n + len(scene.unreadable)) + 3)
