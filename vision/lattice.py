@@ -88,7 +88,15 @@ class Lattice:
 
     def to_plane(self, pts: np.ndarray) -> np.ndarray:
         """Image points (..., 2) → plane points (..., 2)."""
-        return _apply(np.linalg.inv(self.H), pts)
+        return _apply(self._inverse(), pts)
+
+    def _inverse(self) -> np.ndarray:
+        # kept with the H it inverts (H is replaced, never changed in place)
+        cached = self.__dict__.get("_inv")
+        if cached is None or cached[0] is not self.H:
+            cached = (self.H, np.linalg.inv(self.H))
+            self.__dict__["_inv"] = cached
+        return cached[1]
 
     def centres(self, cells: np.ndarray) -> np.ndarray:
         """Image centres of cells given as an (N, 2) int array of (q, r)."""
@@ -120,9 +128,7 @@ class Lattice:
     def cell_size(self, cells: np.ndarray) -> np.ndarray:
         """Approximate centre-to-corner size in image pixels of each cell, (N,)."""
         c = np.asarray(cells, np.float64) @ BASIS.T
-        p0 = self.to_image(c)
-        p1 = self.to_image(c + [1.0, 0.0])
-        p2 = self.to_image(c + [0.0, 1.0])
+        p0, p1, p2 = self.to_image(np.stack([c, c + [1.0, 0.0], c + [0.0, 1.0]]))
         d1, d2 = p1 - p0, p2 - p0
         return np.sqrt(np.abs(d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]))
 
@@ -416,9 +422,25 @@ def _supported(lat: Lattice, cells: np.ndarray, support: np.ndarray | None) -> n
     return cells[ok]
 
 
+_LAST_SUPPORT: list = []
+"""[(link, k, map)] of the last :func:`support_map`: the search's growths and the reader
+ask for the same link image's map at the same window, often several times a frame."""
+
+
 def support_map(link: np.ndarray, size: float) -> np.ndarray:
-    """bool image: within about one cell of link colour (where tiles may be)."""
+    """bool image: within about one cell of link colour (where tiles may be).
+
+    ``link`` must not be changed in place between calls (the last map is reused).
+    """
     k = max(3, int(size * 2) | 1)
+    if _LAST_SUPPORT and _LAST_SUPPORT[0][0] is link and _LAST_SUPPORT[0][1] == k:
+        return _LAST_SUPPORT[0][2]
+    out = _support_map(link, k)
+    _LAST_SUPPORT[:] = [(link, k, out)]
+    return out
+
+
+def _support_map(link: np.ndarray, k: int) -> np.ndarray:
     m = (link > 0.3).view(np.uint8)
     # a window count, exact in integers (and half the time of a float mean)
     count = cv2.boxFilter(m, cv2.CV_16U if k * k < 65536 else cv2.CV_32S, (k, k), normalize=False)

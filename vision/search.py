@@ -58,6 +58,10 @@ EARLY_CELLS = 6
 """Cells near the middle that must read cleanly before a likely hypothesis is trusted
 without ranking the others (with fewer tiles, several lattices read about as well)."""
 
+EARLY_SHARE = 0.75
+"""... and the share of them that must read (a soft count) before the hypothesis is grown
+and judged; the grown lattice must then be :func:`_clear` to be taken."""
+
 _INV_BASIS = np.linalg.inv(BASIS)
 _DET_BASIS = abs(float(np.linalg.det(BASIS)))
 
@@ -106,9 +110,12 @@ def likely(rings: list[np.ndarray], hexes: list[bodies.Hexagon], pitch_px: float
            ) -> list[tuple[np.ndarray, np.ndarray | None]]:
     """The few hypotheses that are usually right, most often right first: each
     autocorrelation ring as it is (when the photo shows more than a few tiles, its first
-    ring is the lattice's), then the clearest single-tile blob's own lattice."""
+    ring is the lattice's), then the clearest single-tile blob's own lattice, then the
+    first ring taken as the lattice's second ring (√3 times the pitch, turned by 30°:
+    what a board of a dozen tiles in a ring or a line often shows strongest)."""
     out: list[tuple[np.ndarray, np.ndarray | None]] = [(M, None) for M in rings[:2]]
     out += [(hx.M, hx.centre) for hx in hexes[:1]]
+    out += [(M @ _turn(30.0) / SQ3, None) for M in rings[:1]]
     return _near_pitch(out, pitch_px) if pitch_px else out
 
 
@@ -130,17 +137,20 @@ def blob_agreement(lat: Lattice, hexes: list[bodies.Hexagon]) -> float:
     each blob far from that size counts -0.5.  A blob that is exactly one of the
     lattice's cells (same centre and turn) counts +0.1, a tie-break for lone tiles.
     """
+    clean = [hx for hx in hexes[:4] if hx.iou >= 0.85]
+    if not clean:
+        return 0.0
+    # all blobs at once (this runs for every hypothesis ranked)
+    centres = np.array([hx.centre for hx in clean], np.float64)
+    cells = lat.cell_at(centres)
+    sizes = lat.cell_size(cells)
+    far = np.abs(np.log(sizes / np.array([hx.size for hx in clean]))) > 0.4
+    near = ~far & (np.linalg.norm(lat.centres(cells) - centres, axis=1) < 0.25 * sizes)
     score = 0.0
-    for hx in hexes[:4]:
-        if hx.iou < 0.85:
-            continue
-        cell = lat.cell_at(hx.centre)
-        size = lat.cell_size(cell)[0]
-        if abs(np.log(size / hx.size)) > 0.4:
+    for i in range(len(clean)):  # (summed in blob order, as one at a time would)
+        if far[i]:
             score -= 0.5
-            continue
-        near = np.linalg.norm(lat.centres(cell)[0] - hx.centre) < 0.25 * size
-        if near and lat.turn_against(cell[0] @ BASIS.T, hx.M) < 8:
+        elif near[i] and lat.turn_against(cells[i] @ BASIS.T, clean[i].M) < 8:
             score += 0.1
     return score
 
@@ -202,7 +212,7 @@ def _early(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
             continue
         _ncc, size, lat = seed
         r, n = _readability(bgr, link, lat, model, (centre, 2.5 * size * SQ3))
-        if n < EARLY_CELLS or r < CLEAR_SHARE * n:
+        if n < EARLY_CELLS or r < EARLY_SHARE * n:
             continue
         grown = _grow(link, lat, centre, w, h)
         if grown is None:
@@ -242,6 +252,13 @@ def readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours.
 def _readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours.ColourModel,
                  near: tuple[np.ndarray, float] | None = None) -> tuple[float, int]:
     """:func:`readability` and the number of occupied cells it judged."""
+    reads = _cell_reads(bgr, link, lat, model, near)
+    return float(reads.sum()), len(reads)
+
+
+def _cell_reads(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours.ColourModel,
+                near: tuple[np.ndarray, float] | None = None) -> np.ndarray:
+    """How well each judged occupied cell reads, 0..1 (see :func:`readability`)."""
     h, w = link.shape
     if near is None:
         cells = lat.cells_in(w, h)
@@ -251,12 +268,12 @@ def _readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours
         if len(cells):
             cells = cells[np.linalg.norm(lat.centres(cells) - near[0], axis=1) < near[1]]
     if len(cells) == 0:
-        return 0.0, 0
+        return np.zeros(0)
     con = cell_contrast(link, lat, cells)[:, 0]
     order = np.argsort(-con)[:MAX_JUDGED_CELLS if near is None else MAX_JUDGED_CELLS // 4]
     order = order[con[order] > OCCUPIED]
     if len(order) == 0:
-        return 0.0, 0
+        return np.zeros(0)
     occ = cells[order]
     if near is None:
         shifts, _ = local_shifts(link, lat, occ)
@@ -274,7 +291,7 @@ def _readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours
     fit = np.array([r.fit for r in readings])
     conf = np.array([r.confidence for r in readings])
     # a clean reading (fit near 1) beats a lattice that only roughly lands on the links
-    return float((np.clip((fit - 0.45) / 0.5, 0, 1) * np.clip(2 * conf, 0, 1)).sum()), len(occ)
+    return np.clip((fit - 0.45) / 0.5, 0, 1) * np.clip(2 * conf, 0, 1)
 
 
 def _clear(lat: Lattice) -> bool:
