@@ -22,6 +22,9 @@ well the ~50 other hypotheses are never looked at.
 """
 from __future__ import annotations
 
+import contextvars
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 import cv2
@@ -308,11 +311,14 @@ def _clear(lat: Lattice) -> bool:
 class Prior:
     """A live camera's previous-frame lattice (see ``vision.tracking``): ``lattice`` on a
     working image of ``shape`` (h, w), to be taken only if it reads cleanly at least
-    ``min_judged`` occupied cells."""
+    ``min_judged`` occupied cells; or, when ``min_score`` is given, if it reads at least
+    that much (a soft count: a scene that never reads cleanly, where the last search's
+    lattice did not either)."""
 
     lattice: Lattice
     shape: tuple[int, int]
     min_judged: int = 0
+    min_score: float | None = None
 
     def for_shape(self, shape: tuple[int, int]) -> Lattice | None:
         """The lattice scaled to a working image of ``shape`` (the same frame may be worked
@@ -342,9 +348,11 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     hexes = single_tiles(mask)
     previous = None if prior is None else prior.for_shape(link.shape)
     if previous is not None:
-        tracked = _follow(bgr, link, model, previous, centre, hexes, prior.min_judged)
+        tracked = _follow(bgr, link, model, previous, centre, hexes, prior.min_judged, prior.min_score)
         if tracked is not None:
             return tracked
+    if _FOLLOW_ONLY.get():
+        return None
     rings = ring_maps(link)
     best = _early(bgr, link, model, likely(rings, hexes, pitch_px), centre, hexes)
     if best is not None:
@@ -361,10 +369,35 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     return _polish_scale(bgr, link, model, best, centre, hexes)
 
 
+_FOLLOW_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("follow_only", default=False)
+
+
+@contextmanager
+def following_only() -> Iterator[None]:
+    """Within this, :func:`find_lattice` only follows a :class:`Prior`: it finds no lattice
+    (searches nothing) where the prior is not followed, so that a read which cannot follow
+    the last frame costs little (a live camera then reads the frame again from scratch,
+    see ``vision.tracking``).  This holds for every look of a read, on any working copy or
+    crop of the photo."""
+    token = _FOLLOW_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _FOLLOW_ONLY.reset(token)
+
+
+def read_at_size(prior: Prior | None, shape: tuple[int, int]) -> bool:
+    """Within :func:`following_only`: was ``prior`` found on a working image no larger than
+    ``shape`` (h, w)?  Then a larger copy of this frame has nothing to follow."""
+    return _FOLLOW_ONLY.get() and prior is not None and prior.shape[1] <= shape[1]
+
+
 def _follow(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel, prior: Lattice,
-            centre: np.ndarray, hexes: list[bodies.Hexagon], min_judged: int = 0) -> Lattice | None:
-    """The previous frame's lattice refined on this one, if it reads :func:`_clear` and at
-    least ``min_judged`` occupied cells (a lattice slipping off the tiles reads fewer).
+            centre: np.ndarray, hexes: list[bodies.Hexagon], min_judged: int = 0,
+            min_score: float | None = None) -> Lattice | None:
+    """The previous frame's lattice refined on this one, if it reads :func:`_clear` (or at
+    least ``min_score``) and at least ``min_judged`` occupied cells (a lattice slipping off
+    the tiles reads fewer).
 
     A camera that jitters moves the lattice by a fraction of a cell, which the growth's
     per-cell search absorbs.
@@ -374,7 +407,8 @@ def _follow(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel, prior
     if lat is None:
         return None
     _score(bgr, link, model, lat, hexes)
-    if not _clear(lat) or lat.judged < min_judged:
+    reads = _clear(lat) or (min_score is not None and lat.score >= min_score)
+    if not reads or lat.judged < min_judged:
         return None
     lat.tracked = True
     return lat
