@@ -39,3 +39,26 @@ def test_another_mask_is_looked_at_afresh():
     second = bodies.single_hexagons(_mask([((300, 200), 25, 30), ((100, 220), 20, 0)]))
     assert len(first) == 1 and len(second) == 2
     assert np.allclose(sorted(h.centre[0] for h in second), [100, 300], atol=1.5)
+
+
+def test_dark_and_tile_masks_split_each_photo_on_its_own():
+    """The dark mask and the tile mask share one lightness split per Lab image: each image
+    still gets its own (a second photo is not split at the first one's threshold)."""
+    rng = np.random.default_rng(2)
+    labs = []
+    for light in (60.0, 190.0):
+        lab = np.zeros((120, 160, 3), np.float32)
+        lab[..., 0] = light
+        lab[30:90, 40:120, 0] = 25.0  # a dark body
+        lab[..., 1:] = rng.normal(0, 2, (120, 160, 2))
+        labs.append(lab)
+    link = np.zeros((120, 160), np.float32)
+    for lab in labs + labs[::-1]:
+        L8 = np.clip(lab[..., 0], 0, 255).astype(np.uint8)
+        thr, _ = cv2.threshold(L8[::2, ::2], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        chroma = np.hypot(lab[..., 1], lab[..., 2])
+        expected = (chroma < 10 + 0.08 * lab[..., 0]) & (lab[..., 0] < np.clip(thr, 70, 150))
+        assert np.array_equal(bodies.dark_mask(lab), expected)
+        kept = bodies.tile_mask(lab, link)
+        bodies._LAST_SPLIT.clear()
+        assert np.array_equal(kept, bodies.tile_mask(lab, link))

@@ -146,3 +146,19 @@ def test_support_map_is_the_window_share_of_link_colour():
         k = max(3, int(size * 2) | 1)
         share = cv2.boxFilter((link > 0.3).astype(np.float32), -1, (k, k))
         assert np.array_equal(support_map(link, size), share > 0.01)
+
+
+def test_likely_takes_the_first_ring_as_the_second_ring_too():
+    """A line or ring of a dozen tiles can show its √3 ring strongest: the lattice of
+    that ring's hexagons turned by 30° and √3 smaller is among the likely few."""
+    M = 30.0 * search._turn(12.0)
+    maps = search.likely([M], [])
+    sizes = [np.sqrt(abs(np.linalg.det(m))) for m, _off in maps]
+    assert np.isclose(sizes[0], 30.0) and np.isclose(sizes[-1], 30.0 / 3 ** 0.5)
+    turned = maps[-1][0]
+    assert np.isclose(np.degrees(np.arctan2(turned[1, 0], turned[0, 0])), 42.0)
+    # the fine lattice holds the coarse one: every coarse cell centre is a fine cell centre
+    coarse = Lattice(np.vstack([np.c_[M, [0, 0]], [0, 0, 1]]))
+    fine = Lattice(np.vstack([np.c_[turned, [0, 0]], [0, 0, 1]]))
+    px = coarse.centres(np.array([[1, 0], [0, 1], [2, -1], [3, 3]]))
+    assert np.allclose(fine.centres(fine.cell_at(px)), px, atol=1e-6)

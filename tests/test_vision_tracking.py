@@ -64,3 +64,26 @@ def test_a_broken_frame_is_bad_input_and_keeps_the_lattice():
     with pytest.raises(BadInput):
         tracker.read(b"not a photo")
     assert tracker.lattice is kept and tracker.history == [False]
+
+
+def test_following_only_searches_nothing():
+    """Within ``search.following_only`` a lattice is found only by following the previous
+    frame's: a frame without a prior, or one the prior does not fit, finds none."""
+    from vision import colours, reader, search
+    (first, _t1), (second, _t2) = _frames(20, seed=11, count=2, table={"kind": "wood"})
+    (other, _t3), = _frames(12, seed=4, count=1, table={"kind": "felt"}, roll_deg=40.0, tile_px=80.0)
+
+    def prepared(image):
+        work, _ws = reader._working_copy(reader.load_photo(image))
+        model, link, mask = reader.link_and_mask(colours.to_lab(work))
+        return work, link, mask, model
+
+    found = search.find_lattice(*prepared(first))
+    assert found is not None and not found.tracked
+    prior = search.Prior(found, prepared(first)[1].shape)
+    with search.following_only():
+        assert search.find_lattice(*prepared(second)) is None
+        followed = search.find_lattice(*prepared(second), prior=prior)
+        assert followed is not None and followed.tracked
+        assert search.find_lattice(*prepared(other), prior=prior) is None
+    assert search.find_lattice(*prepared(other), prior=prior) is not None  # searched again

@@ -46,10 +46,27 @@ def dark_mask(lab: np.ndarray) -> np.ndarray:
     """
     L = lab[..., 0]
     chroma = cv2.magnitude(lab[..., 1], lab[..., 2])
-    L8 = np.clip(L, 0, 255).astype(np.uint8)
-    thr, _ = cv2.threshold(L8[::2, ::2], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    _L8, thr = _lightness_split(lab)
     thr = float(np.clip(thr, 70, 150))
     return (chroma < 10 + 0.08 * L) & (L < thr)
+
+
+_LAST_SPLIT: list = []
+"""[(lab, L8, threshold)] of the last :func:`_lightness_split` (the dark mask and the tile
+mask split one photo's lightness alike)."""
+
+
+def _lightness_split(lab: np.ndarray) -> tuple[np.ndarray, float]:
+    """Lightness as uint8 (H, W) and its Otsu split (on every other pixel) of a Lab image.
+
+    ``lab`` must not be changed in place between calls (the last split is reused).
+    """
+    if _LAST_SPLIT and _LAST_SPLIT[0][0] is lab:
+        return _LAST_SPLIT[0][1], _LAST_SPLIT[0][2]
+    L8 = np.clip(lab[..., 0], 0, 255).astype(np.uint8)
+    thr, _ = cv2.threshold(L8[::2, ::2], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    _LAST_SPLIT[:] = [(lab, L8, float(thr))]
+    return L8, float(thr)
 
 
 def body_region(dark: np.ndarray, radius: int) -> np.ndarray:
@@ -69,9 +86,8 @@ def tile_mask(lab: np.ndarray, link: np.ndarray) -> np.ndarray:
     Pixels darker than the photo's Otsu split of lightness (the bodies against a lighter
     table) or link-coloured, closed so links inside a body are filled.
     """
-    L8 = np.clip(lab[..., 0], 0, 255).astype(np.uint8)
-    thr, _ = cv2.threshold(L8[::2, ::2], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    dark = L8 < min(float(thr), 110.0)
+    L8, thr = _lightness_split(lab)
+    dark = L8 < min(thr, 110.0)
     if dark.mean() > 0.5:
         # a dark table falls below the split too: bodies are then the pixels clearly
         # darker than the table around them

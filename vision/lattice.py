@@ -88,7 +88,15 @@ class Lattice:
 
     def to_plane(self, pts: np.ndarray) -> np.ndarray:
         """Image points (..., 2) → plane points (..., 2)."""
-        return _apply(np.linalg.inv(self.H), pts)
+        return _apply(self._inverse(), pts)
+
+    def _inverse(self) -> np.ndarray:
+        # kept with the H it inverts (H is replaced, never changed in place)
+        cached = self.__dict__.get("_inv")
+        if cached is None or cached[0] is not self.H:
+            cached = (self.H, np.linalg.inv(self.H))
+            self.__dict__["_inv"] = cached
+        return cached[1]
 
     def centres(self, cells: np.ndarray) -> np.ndarray:
         """Image centres of cells given as an (N, 2) int array of (q, r)."""
@@ -120,9 +128,7 @@ class Lattice:
     def cell_size(self, cells: np.ndarray) -> np.ndarray:
         """Approximate centre-to-corner size in image pixels of each cell, (N,)."""
         c = np.asarray(cells, np.float64) @ BASIS.T
-        p0 = self.to_image(c)
-        p1 = self.to_image(c + [1.0, 0.0])
-        p2 = self.to_image(c + [0.0, 1.0])
+        p0, p1, p2 = self.to_image(np.stack([c, c + [1.0, 0.0], c + [0.0, 1.0]]))
         d1, d2 = p1 - p0, p2 - p0
         return np.sqrt(np.abs(d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]))
 
@@ -149,8 +155,8 @@ class Lattice:
             return np.zeros((0, 2), int)
         lo = np.floor(qr[4:].min(0)) - 2
         hi = np.ceil(qr[4:].max(0)) + 2
-        q, r = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1), indexing="ij")
-        cells = np.stack([q.ravel(), r.ravel()], 1).astype(int)
+        # every (q, r) from lo to hi, q-major (lo and hi are whole numbers)
+        cells = np.indices((int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1)).reshape(2, -1).T + lo.astype(int)
         c = self.centres(cells)
         ok = (c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)
         return cells[ok]
@@ -287,20 +293,12 @@ def fold_phase(link: np.ndarray, base: np.ndarray, weight_centre: np.ndarray, ra
     match normalised by the fold's own variation (-1..1), which compares lattices of
     different sizes fairly.
     """
-    h, w = link.shape
     step = max(1, int(np.linalg.norm(base[:, 0]) / 10))
     cx, cy = float(weight_centre[0]), float(weight_centre[1])
-    x0, x1 = max(0, int(cx - radius)), min(w, int(cx + radius) + 1)
-    y0, y1 = max(0, int(cy - radius)), min(h, int(cy + radius) + 1)
-    ys, xs = np.mgrid[y0:y1:step, x0:x1:step]
-    xs = xs.ravel().astype(np.float64)
-    ys = ys.ravel().astype(np.float64)
-    near = (xs - cx) ** 2 + (ys - cy) ** 2 < radius ** 2
-    xs, ys = xs[near], ys[near]
-    if len(xs) == 0:
+    xy, vals = _fold_points(link, step, cx, cy, float(radius))
+    if len(vals) == 0:
         return np.asarray(weight_centre, np.float64), 0.0
-    vals = link[ys.astype(int), xs.astype(int)]
-    uv = np.linalg.solve(base, np.stack([xs, ys]))  # (2, N) in neighbour-vector units
+    uv = np.linalg.solve(base, xy)  # (2, N) in neighbour-vector units
     ui = (np.floor((uv[0] % 1.0) * _FOLD)).astype(int) % _FOLD
     vi = (np.floor((uv[1] % 1.0) * _FOLD)).astype(int) % _FOLD
     idx = vi * _FOLD + ui
@@ -315,6 +313,39 @@ def fold_phase(link: np.ndarray, base: np.ndarray, weight_centre: np.ndarray, ra
     offset = base @ np.array([(du + 0.5) / _FOLD, (dv + 0.5) / _FOLD])
     ncc = float(score.max()) / (float(np.linalg.norm(fold)) * _TEMPLATE_NORM[0] + 1e-9)
     return offset, ncc
+
+
+_LAST_FOLD: list = []
+"""[(link, key, radius, points, squared distances, values)] of the last
+:func:`_fold_points`: hypotheses of one size (a sweep of turns) fold the same pixels."""
+
+
+def _fold_points(link: np.ndarray, step: int, cx: float, cy: float, radius: float
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels every ``step`` px within ``radius`` of (cx, cy): ((2, N) x/y float64, (N,) link).
+
+    The grid starts at the window's corner; the pixels of a slightly larger radius with the
+    same corner are kept, and a call with a radius up to that takes its share of them (in
+    the same order: the folds sum them alike).
+    """
+    h, w = link.shape
+    x0, y0 = max(0, int(cx - radius)), max(0, int(cy - radius))
+    key = (step, cx, cy, x0, y0)
+    last = _LAST_FOLD[0] if _LAST_FOLD else None
+    if last is None or last[0] is not link or last[1] != key or radius > last[2]:
+        big = radius * 1.01
+        x1, y1 = min(w, int(cx + big) + 1), min(h, int(cy + big) + 1)
+        ys, xs = np.mgrid[y0:y1:step, x0:x1:step]
+        xs = xs.ravel().astype(np.float64)
+        ys = ys.ravel().astype(np.float64)
+        d2 = (xs - cx) ** 2 + (ys - cy) ** 2
+        keep = d2 < big ** 2
+        xs, ys, d2 = xs[keep], ys[keep], d2[keep]
+        last = (link, key, big, np.stack([xs, ys]), d2, link[ys.astype(int), xs.astype(int)])
+        _LAST_FOLD[:] = [last]
+    # (a pixel of the wider grid past this radius's own window is farther than the radius)
+    near = last[4] < radius ** 2
+    return last[3][:, near], last[5][near]
 
 
 _TEMPLATE: list[np.ndarray] = []
@@ -416,9 +447,25 @@ def _supported(lat: Lattice, cells: np.ndarray, support: np.ndarray | None) -> n
     return cells[ok]
 
 
+_LAST_SUPPORT: list = []
+"""[(link, k, map)] of the last :func:`support_map`: the search's growths and the reader
+ask for the same link image's map at the same window, often several times a frame."""
+
+
 def support_map(link: np.ndarray, size: float) -> np.ndarray:
-    """bool image: within about one cell of link colour (where tiles may be)."""
+    """bool image: within about one cell of link colour (where tiles may be).
+
+    ``link`` must not be changed in place between calls (the last map is reused).
+    """
     k = max(3, int(size * 2) | 1)
+    if _LAST_SUPPORT and _LAST_SUPPORT[0][0] is link and _LAST_SUPPORT[0][1] == k:
+        return _LAST_SUPPORT[0][2]
+    out = _support_map(link, k)
+    _LAST_SUPPORT[:] = [(link, k, out)]
+    return out
+
+
+def _support_map(link: np.ndarray, k: int) -> np.ndarray:
     m = (link > 0.3).view(np.uint8)
     # a window count, exact in integers (and half the time of a float mean)
     count = cv2.boxFilter(m, cv2.CV_16U if k * k < 65536 else cv2.CV_32S, (k, k), normalize=False)

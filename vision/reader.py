@@ -290,9 +290,10 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     lat = search.find_lattice(work, link, mask, model, pitch, prior, peak=look == "dense")
     size = None if lat is None else _median_size(lat, lat.cells_in(*link.shape[::-1]))
     poor = lat is None or lat.score < POOR_SHARE * lat.judged
-    if size is None or size < SMALL_TILE or poor:
+    if (size is None or size < SMALL_TILE or poor) and not search.read_at_size(prior, work.shape[:2]):
         # small tiles, or a poor read (small tiles the first look mistook for a coarser
-        # pattern): look again with more pixels (costs time only on such photos)
+        # pattern): look again with more pixels (costs time only on such photos; not
+        # while a live camera only follows a lattice found at this size)
         first = max(work.shape[:2])
         small = size is not None and size < SMALL_TILE
         side = int(min(MAX_WORK_SIDE, first * min(3.0, 24.0 / size) if small else 2 * first))

@@ -22,6 +22,9 @@ well the ~50 other hypotheses are never looked at.
 """
 from __future__ import annotations
 
+import contextvars
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 import cv2
@@ -54,9 +57,18 @@ CLEAR_SHARE = 0.85
 POLISHED_SHARE = 0.95
 """... and above this share its scale needs no polishing either."""
 
+POLISH_SCALES = (0.88, 0.94, 1.06, 1.13)
+"""Scales the polish re-grows a lattice from; one that reads cleanly
+(:data:`POLISHED_SHARE`) ends it.  (Nearest first was tried: a frame whose lattice is
+bettered by both 0.94 and 0.88 then kept 0.94's, and its read lost half its tiles.)"""
+
 EARLY_CELLS = 6
 """Cells near the middle that must read cleanly before a likely hypothesis is trusted
 without ranking the others (with fewer tiles, several lattices read about as well)."""
+
+EARLY_SHARE = 0.75
+"""... and the share of them that must read (a soft count) before the hypothesis is grown
+and judged; the grown lattice must then be :func:`_clear` to be taken."""
 
 _INV_BASIS = np.linalg.inv(BASIS)
 _DET_BASIS = abs(float(np.linalg.det(BASIS)))
@@ -106,9 +118,12 @@ def likely(rings: list[np.ndarray], hexes: list[bodies.Hexagon], pitch_px: float
            ) -> list[tuple[np.ndarray, np.ndarray | None]]:
     """The few hypotheses that are usually right, most often right first: each
     autocorrelation ring as it is (when the photo shows more than a few tiles, its first
-    ring is the lattice's), then the clearest single-tile blob's own lattice."""
+    ring is the lattice's), then the clearest single-tile blob's own lattice, then the
+    first ring taken as the lattice's second ring (√3 times the pitch, turned by 30°:
+    what a board of a dozen tiles in a ring or a line often shows strongest)."""
     out: list[tuple[np.ndarray, np.ndarray | None]] = [(M, None) for M in rings[:2]]
     out += [(hx.M, hx.centre) for hx in hexes[:1]]
+    out += [(M @ _turn(30.0) / SQ3, None) for M in rings[:1]]
     return _near_pitch(out, pitch_px) if pitch_px else out
 
 
@@ -130,17 +145,20 @@ def blob_agreement(lat: Lattice, hexes: list[bodies.Hexagon]) -> float:
     each blob far from that size counts -0.5.  A blob that is exactly one of the
     lattice's cells (same centre and turn) counts +0.1, a tie-break for lone tiles.
     """
+    clean = [hx for hx in hexes[:4] if hx.iou >= 0.85]
+    if not clean:
+        return 0.0
+    # all blobs at once (this runs for every hypothesis ranked)
+    centres = np.array([hx.centre for hx in clean], np.float64)
+    cells = lat.cell_at(centres)
+    sizes = lat.cell_size(cells)
+    far = np.abs(np.log(sizes / np.array([hx.size for hx in clean]))) > 0.4
+    near = ~far & (np.linalg.norm(lat.centres(cells) - centres, axis=1) < 0.25 * sizes)
     score = 0.0
-    for hx in hexes[:4]:
-        if hx.iou < 0.85:
-            continue
-        cell = lat.cell_at(hx.centre)
-        size = lat.cell_size(cell)[0]
-        if abs(np.log(size / hx.size)) > 0.4:
+    for i in range(len(clean)):  # (summed in blob order, as one at a time would)
+        if far[i]:
             score -= 0.5
-            continue
-        near = np.linalg.norm(lat.centres(cell)[0] - hx.centre) < 0.25 * size
-        if near and lat.turn_against(cell[0] @ BASIS.T, hx.M) < 8:
+        elif near[i] and lat.turn_against(cells[i] @ BASIS.T, clean[i].M) < 8:
             score += 0.1
     return score
 
@@ -202,7 +220,7 @@ def _early(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
             continue
         _ncc, size, lat = seed
         r, n = _readability(bgr, link, lat, model, (centre, 2.5 * size * SQ3))
-        if n < EARLY_CELLS or r < CLEAR_SHARE * n:
+        if n < EARLY_CELLS or r < EARLY_SHARE * n:
             continue
         grown = _grow(link, lat, centre, w, h)
         if grown is None:
@@ -242,6 +260,13 @@ def readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours.
 def _readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours.ColourModel,
                  near: tuple[np.ndarray, float] | None = None) -> tuple[float, int]:
     """:func:`readability` and the number of occupied cells it judged."""
+    reads = _cell_reads(bgr, link, lat, model, near)
+    return float(reads.sum()), len(reads)
+
+
+def _cell_reads(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours.ColourModel,
+                near: tuple[np.ndarray, float] | None = None) -> np.ndarray:
+    """How well each judged occupied cell reads, 0..1 (see :func:`readability`)."""
     h, w = link.shape
     if near is None:
         cells = lat.cells_in(w, h)
@@ -251,12 +276,12 @@ def _readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours
         if len(cells):
             cells = cells[np.linalg.norm(lat.centres(cells) - near[0], axis=1) < near[1]]
     if len(cells) == 0:
-        return 0.0, 0
+        return np.zeros(0)
     con = cell_contrast(link, lat, cells)[:, 0]
     order = np.argsort(-con)[:MAX_JUDGED_CELLS if near is None else MAX_JUDGED_CELLS // 4]
     order = order[con[order] > OCCUPIED]
     if len(order) == 0:
-        return 0.0, 0
+        return np.zeros(0)
     occ = cells[order]
     if near is None:
         shifts, _ = local_shifts(link, lat, occ)
@@ -274,7 +299,7 @@ def _readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours
     fit = np.array([r.fit for r in readings])
     conf = np.array([r.confidence for r in readings])
     # a clean reading (fit near 1) beats a lattice that only roughly lands on the links
-    return float((np.clip((fit - 0.45) / 0.5, 0, 1) * np.clip(2 * conf, 0, 1)).sum()), len(occ)
+    return np.clip((fit - 0.45) / 0.5, 0, 1) * np.clip(2 * conf, 0, 1)
 
 
 def _clear(lat: Lattice) -> bool:
@@ -286,11 +311,14 @@ def _clear(lat: Lattice) -> bool:
 class Prior:
     """A live camera's previous-frame lattice (see ``vision.tracking``): ``lattice`` on a
     working image of ``shape`` (h, w), to be taken only if it reads cleanly at least
-    ``min_judged`` occupied cells."""
+    ``min_judged`` occupied cells; or, when ``min_score`` is given, if it reads at least
+    that much (a soft count: a scene that never reads cleanly, where the last search's
+    lattice did not either)."""
 
     lattice: Lattice
     shape: tuple[int, int]
     min_judged: int = 0
+    min_score: float | None = None
 
     def for_shape(self, shape: tuple[int, int]) -> Lattice | None:
         """The lattice scaled to a working image of ``shape`` (the same frame may be worked
@@ -349,9 +377,11 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     hexes = single_tiles(mask)
     previous = None if prior is None else prior.for_shape(link.shape)
     if previous is not None:
-        tracked = _follow(bgr, link, model, previous, centre, hexes, prior.min_judged)
+        tracked = _follow(bgr, link, model, previous, centre, hexes, prior.min_judged, prior.min_score)
         if tracked is not None:
             return tracked
+    if _FOLLOW_ONLY.get():
+        return None
     rings = ring_maps(link)
     best = _early(bgr, link, model, likely(rings, hexes, pitch_px), centre, hexes)
     if best is not None:
@@ -368,10 +398,35 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     return _polish_scale(bgr, link, model, best, centre, hexes)
 
 
+_FOLLOW_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("follow_only", default=False)
+
+
+@contextmanager
+def following_only() -> Iterator[None]:
+    """Within this, :func:`find_lattice` only follows a :class:`Prior`: it finds no lattice
+    (searches nothing) where the prior is not followed, so that a read which cannot follow
+    the last frame costs little (a live camera then reads the frame again from scratch,
+    see ``vision.tracking``).  This holds for every look of a read, on any working copy or
+    crop of the photo."""
+    token = _FOLLOW_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _FOLLOW_ONLY.reset(token)
+
+
+def read_at_size(prior: Prior | None, shape: tuple[int, int]) -> bool:
+    """Within :func:`following_only`: was ``prior`` found on a working image no larger than
+    ``shape`` (h, w)?  Then a larger copy of this frame has nothing to follow."""
+    return _FOLLOW_ONLY.get() and prior is not None and prior.shape[1] <= shape[1]
+
+
 def _follow(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel, prior: Lattice,
-            centre: np.ndarray, hexes: list[bodies.Hexagon], min_judged: int = 0) -> Lattice | None:
-    """The previous frame's lattice refined on this one, if it reads :func:`_clear` and at
-    least ``min_judged`` occupied cells (a lattice slipping off the tiles reads fewer).
+            centre: np.ndarray, hexes: list[bodies.Hexagon], min_judged: int = 0,
+            min_score: float | None = None) -> Lattice | None:
+    """The previous frame's lattice refined on this one, if it reads :func:`_clear` (or at
+    least ``min_score``) and at least ``min_judged`` occupied cells (a lattice slipping off
+    the tiles reads fewer).
 
     A camera that jitters moves the lattice by a fraction of a cell, which the growth's
     per-cell search absorbs.
@@ -381,7 +436,8 @@ def _follow(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel, prior
     if lat is None:
         return None
     _score(bgr, link, model, lat, hexes)
-    if not _clear(lat) or lat.judged < min_judged:
+    reads = _clear(lat) or (min_score is not None and lat.score >= min_score)
+    if not reads or lat.judged < min_judged:
         return None
     lat.tracked = True
     return lat
@@ -420,10 +476,10 @@ def _polish_scale(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
     """
     h, w = link.shape
     best = lat
-    if _clear(lat) and lat.score >= POLISHED_SHARE * lat.judged:
+    if _polished(lat):
         return lat
     c = centre
-    for f in (0.88, 0.94, 1.06, 1.13):
+    for f in POLISH_SCALES:
         T = np.array([[f, 0, (1 - f) * c[0]], [0, f, (1 - f) * c[1]], [0, 0, 1.0]])
         grown = _grow(link, Lattice(T @ lat.H), c, w, h)
         if grown is None:
@@ -431,4 +487,11 @@ def _polish_scale(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
         _score(bgr, link, model, grown, hexes)
         if grown.score > best.score + 0.3:
             best = grown
+            if _polished(best):
+                break  # a scale that reads cleanly: the others cannot do much better
     return best
+
+
+def _polished(lat: Lattice) -> bool:
+    """Does a judged lattice read so well that its scale needs no polishing?"""
+    return _clear(lat) and lat.score >= POLISHED_SHARE * lat.judged

@@ -6,6 +6,12 @@ cleanly: then the search's hypotheses are skipped altogether.  Every frame is st
 verified by how well its cells read (:func:`vision.search.find_lattice` with a prior);
 a frame that does not read cleanly (the camera jumped, a hand came in, the tiles moved)
 is searched from scratch, and the next frame follows whatever that found.
+
+The first read of a frame only follows (``search.following_only``): every look of the
+reader tries the previous lattice and searches nothing, so a scene that only one look
+reads (a dark cloth read with the camera's grey) is followed in that look without paying
+for the others' searches.  A scene that never reads cleanly (glare, a busy cloth) is
+followed while its lattice reads nearly as much as the last search's did.
 """
 from __future__ import annotations
 
@@ -22,6 +28,10 @@ FOLLOW_SHARE = 0.9
 """A followed lattice must read at least this share of the occupied cells that the last
 frame searched from scratch read."""
 
+FOLLOW_SCORE = 0.95
+"""When the last frame searched from scratch did not read cleanly, a followed lattice that
+reads this share of its score (a soft count of cells read) is taken too."""
+
 
 @dataclass
 class Tracker:
@@ -37,21 +47,29 @@ class Tracker:
     shape: tuple[int, int] = (0, 0)
     history: list[bool] = field(default_factory=list)
     anchor: int = 0   # occupied cells read on the last frame searched from scratch
+    anchor_score: float | None = None  # its score, if it did not read cleanly
 
     def read(self, frame: Any) -> Board:
         """Read one frame (path, encoded bytes or BGR uint8 array) like
         :func:`vision.read_photo`, trying the previous frame's lattice first."""
-        # a followed lattice must keep reading (nearly) as many cells as the last searched
-        # one: small slips would otherwise add up from frame to frame
-        prior = (None if self.lattice is None
-                 else search.Prior(self.lattice, self.shape, int(FOLLOW_SHARE * self.anchor)))
-        scene, board = reader.read(frame, self.profile, prior)
+        if self.lattice is not None:
+            # a followed lattice must keep reading (nearly) as many cells as the last
+            # searched one: small slips would otherwise add up from frame to frame
+            prior = search.Prior(self.lattice, self.shape, int(FOLLOW_SHARE * self.anchor),
+                                 None if self.anchor_score is None else FOLLOW_SCORE * self.anchor_score)
+            with search.following_only():
+                scene, board = reader.read(frame, self.profile, prior)
+            if scene.lattice is not None and scene.lattice.tracked:
+                return self._keep(scene, board, True)
+        return self._keep(*reader.read(frame, self.profile), False)
+
+    def _keep(self, scene: Any, board: Board, tracked: bool) -> Board:
         lat = scene.lattice
-        tracked = bool(lat is not None and lat.tracked)
         self.lattice = lat
         self.shape = tuple(scene.work.shape[:2])
         if lat is not None and not tracked:
             self.anchor = lat.judged
+            self.anchor_score = None if search._clear(lat) else lat.score
         self.history.append(tracked)
         return board
 
@@ -60,3 +78,4 @@ class Tracker:
         self.lattice = None
         self.shape = (0, 0)
         self.anchor = 0
+        self.anchor_score = None

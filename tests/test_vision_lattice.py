@@ -1,0 +1,37 @@
+"""Lattice geometry helpers: results kept between calls (an inverse, a support map) are
+those of a fresh computation, and follow a new homography or image."""
+import cv2
+import numpy as np
+from dataclasses import replace
+
+from vision.lattice import BASIS, Lattice, support_map
+
+
+def test_to_plane_inverts_to_image_after_the_homography_is_replaced():
+    lat = Lattice(np.array([[20.0, 3.0, 100.0], [2.0, 18.0, 50.0], [1e-4, 2e-4, 1.0]]))
+    pts = np.array([[0.0, 0.0], [3.0, -2.0], [-5.5, 4.25]])
+    assert np.allclose(lat.to_plane(lat.to_image(pts)), pts)
+    moved = replace(lat, H=np.diag([2.0, 0.5, 1.0]) @ lat.H)
+    assert np.allclose(moved.to_plane(moved.to_image(pts)), pts)
+    assert not np.allclose(moved.to_plane(lat.to_image(pts)), pts)
+    cells = np.array([[0, 0], [2, -1], [-3, 4]])
+    assert np.array_equal(moved.cell_at(moved.centres(cells)), cells)
+
+
+def test_cell_size_is_the_local_scale_of_the_map():
+    lat = Lattice(np.array([[21.0, -6.0, 300.0], [5.0, 19.0, 200.0], [0.0, 0.0, 1.0]]))
+    det = abs(np.linalg.det(lat.H[:2, :2]))
+    assert np.allclose(lat.cell_size(np.array([[0, 0], [4, -7]])), np.sqrt(det))
+
+
+def test_support_map_is_kept_only_for_the_same_image_and_window():
+    rng = np.random.default_rng(5)
+    a = (rng.random((90, 140)) ** 8).astype(np.float32)
+    b = (rng.random((90, 140)) ** 8).astype(np.float32)
+
+    def fresh(link, size):
+        k = max(3, int(size * 2) | 1)
+        return cv2.boxFilter((link > 0.3).astype(np.float32), -1, (k, k)) > 0.01
+
+    for link, size in [(a, 6.0), (a, 6.0), (a, 11.0), (b, 11.0), (a, 11.0)]:
+        assert np.array_equal(support_map(link, size), fresh(link, size))
