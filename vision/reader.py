@@ -81,6 +81,10 @@ round it (a cloth dot with a dark rim is closed over by the plain gate)."""
 HELD = 2
 """Clear neighbours a cell needs to be read for a glare-washed tile."""
 
+LIFTED = 12.0
+"""Lab lightness by which a clear cell's corners must exceed the typical body's to be
+read again cleared of glare."""
+
 CLEARLY_BETTER = 0.05
 """How much better a faint cell must fit where its neighbours put it, cleared of glare,
 than as sampled at its own shift, to be read that way."""
@@ -358,17 +362,23 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     strong = np.r_[strong, np.zeros(len(extra), bool)]
     edges, corners = sample_cells(full, lat_full, occ, shifts)
     cleared = corners.copy()
-    if (~strong).any() and strong.any():
-        weak = np.nonzero(~strong)[0]
+    corner_light = np.median(corners[..., 0], axis=1)
+    redo = ~strong | (corner_light > np.median(corner_light[strong]) + LIFTED) if strong.any() else strong
+    if redo.any():
+        # faint cells and cells whose corners glare lifts: read again cleared of the veil
+        # (a faint cell where its clear neighbours put it), and kept that way when it
+        # explains the cell's colours clearly better
+        redo = np.nonzero(redo)[0]
         body = sampling.body_colour(full, lat_full, occ[strong], shifts[strong])
-        held = _neighbours_shift(occ[weak], occ[strong], shifts[strong])
-        e2, c2 = sample_cells(full, lat_full, occ[weak], held, body)
-        # each faint cell is read the way that explains its colours better
+        held = shifts[redo].copy()
+        faint = ~strong[redo]
+        held[faint] = _neighbours_shift(occ[redo[faint]], occ[strong], shifts[strong])
+        e2, c2 = sample_cells(full, lat_full, occ[redo], held, body)
         fit = [np.array([r.fit for r in identify.identify(colours.log_probs(e, model), unique=False)])
-               for e in (edges[weak], e2)]
+               for e in (edges[redo], e2)]
         better = fit[1] > fit[0] + CLEARLY_BETTER
-        edges[weak[better]], cleared[weak[better]] = e2[better], c2[better]
-        shifts[weak[better]] = held[better]
+        i = redo[better]
+        edges[i], cleared[i], shifts[i] = e2[better], c2[better], held[better]
     loose_edges, loose_corners = [], []
     for hx in hexes:
         # the blob's hexagon is rough: settle it on its links like any lattice cell
