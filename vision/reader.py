@@ -362,23 +362,18 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     strong = np.r_[strong, np.zeros(len(extra), bool)]
     edges, corners = sample_cells(full, lat_full, occ, shifts)
     cleared = corners.copy()
+    unveiled = np.zeros(len(occ), bool)
     corner_light = np.median(corners[..., 0], axis=1)
     redo = ~strong | (corner_light > np.median(corner_light[strong]) + LIFTED) if strong.any() else strong
-    if redo.any():
-        # faint cells and cells whose corners glare lifts: read again cleared of the veil
-        # (a faint cell where its clear neighbours put it), and kept that way when it
-        # explains the cell's colours clearly better
-        redo = np.nonzero(redo)[0]
+    redo = np.nonzero(redo)[0]
+    if len(redo):
+        # faint cells and cells whose corners glare lifts are also sampled cleared of the
+        # veil (a faint cell where its clear neighbours put it); see below
         body = sampling.body_colour(full, lat_full, occ[strong], shifts[strong])
         held = shifts[redo].copy()
         faint = ~strong[redo]
         held[faint] = _neighbours_shift(occ[redo[faint]], occ[strong], shifts[strong])
         e2, c2 = sample_cells(full, lat_full, occ[redo], held, body)
-        fit = [np.array([r.fit for r in identify.identify(colours.log_probs(e, model), unique=False)])
-               for e in (edges[redo], e2)]
-        better = fit[1] > fit[0] + CLEARLY_BETTER
-        i = redo[better]
-        edges[i], cleared[i], shifts[i] = e2[better], c2[better], held[better]
     loose_edges, loose_corners = [], []
     for hx in hexes:
         # the blob's hexagon is rough: settle it on its links like any lattice cell
@@ -397,6 +392,16 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
         labels = identify.edge_labels(readings)[learn].ravel()
         weights = np.repeat([r.confidence for r, ok in zip(readings, learn) if ok], 6)
         model = colours.calibrate(model, all_edges[learn].reshape(-1, 3), labels, weights)
+    if len(redo):
+        # with the photo's colours learnt, a cell sampled both ways is read the way that
+        # explains its colours clearly better
+        fit = [np.array([r.fit for r in identify.identify(colours.log_probs(e, model), unique=False)])
+               for e in (edges[redo], e2)]
+        better = fit[1] > fit[0] + CLEARLY_BETTER
+        i = redo[better]
+        edges[i], cleared[i], shifts[i] = e2[better], c2[better], held[better]
+        all_edges[i] = e2[better]
+        unveiled[i] = True
     readings = identify.identify(colours.log_probs(all_edges, model), first=learn)  # with the last model
     loose_readings = readings[len(occ):]
     readings = readings[:len(occ)]
@@ -408,8 +413,9 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     for i, (cell, rd) in enumerate(zip(occ, readings)):
         item = (tuple(int(v) for v in cell), rd, centres[i])
         readable = _readable(rd, body[i])
-        if not strong[i]:
-            # a faint cell beside the tiles counts only if it reads as a tile clearly
+        if not strong[i] or unveiled[i]:
+            # a faint cell beside the tiles (or one read cleared of glare) counts only if
+            # it reads as a tile clearly
             if readable and _clear(rd):
                 keep.append(item)
             continue
