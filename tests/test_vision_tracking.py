@@ -87,3 +87,11 @@ def test_following_only_searches_nothing():
         assert followed is not None and followed.tracked
         assert search.find_lattice(*prepared(other), prior=prior) is None
     assert search.find_lattice(*prepared(other), prior=prior) is not None  # searched again
+    # a frame of a scene its first look read misses at most as often as the last one did
+    with pytest.raises(search.NotFollowed):
+        with search.following_only(max_misses=0):
+            search.find_lattice(*prepared(other), prior=prior)
+    with search.following_only(max_misses=0) as following:
+        assert search.find_lattice(*prepared(second), prior=prior) is not None
+        assert search.find_lattice(*prepared(other), prior=prior) is None  # after a follow
+    assert following.followed and following.misses == 0

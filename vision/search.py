@@ -58,9 +58,10 @@ POLISHED_SHARE = 0.95
 """... and above this share its scale needs no polishing either."""
 
 POLISH_SCALES = (0.88, 0.94, 1.06, 1.13)
-"""Scales the polish re-grows a lattice from; one that reads cleanly
-(:data:`POLISHED_SHARE`) ends it.  (Nearest first was tried: a frame whose lattice is
-bettered by both 0.94 and 0.88 then kept 0.94's, and its read lost half its tiles.)"""
+"""Scales the polish re-grows a lattice from, all of them.  (Tried and dropped: nearest
+first, where a frame bettered by both 0.94 and 0.88 kept 0.94's and lost half its tiles;
+stopping at a copy that reads cleanly, which lost a loose tile on real-texture 40;
+skipping lattices short of clean by under two cells, which lost 6 tiles on hard 40.)"""
 
 EARLY_CELLS = 6
 """Cells near the middle that must read cleanly before a likely hypothesis is trusted
@@ -379,8 +380,16 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     if previous is not None:
         tracked = _follow(bgr, link, model, previous, centre, hexes, prior.min_judged, prior.min_score)
         if tracked is not None:
+            following = _FOLLOW_ONLY.get()
+            if following is not None:
+                following.followed = True
             return tracked
-    if _FOLLOW_ONLY.get():
+    following = _FOLLOW_ONLY.get()
+    if following is not None:
+        if not following.followed:
+            following.misses += 1
+            if following.max_misses is not None and following.misses > following.max_misses:
+                raise NotFollowed
         return None
     rings = ring_maps(link)
     best = _early(bgr, link, model, likely(rings, hexes, pitch_px), centre, hexes)
@@ -398,19 +407,36 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     return _polish_scale(bgr, link, model, best, centre, hexes)
 
 
-_FOLLOW_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("follow_only", default=False)
+@dataclass
+class Following:
+    """What :func:`following_only` saw of one read: ``misses`` (looks whose lattice search
+    did not follow the prior) before the first that did (``followed``)."""
+
+    max_misses: int | None = None
+    misses: int = 0
+    followed: bool = False
+
+
+class NotFollowed(Exception):
+    """Raised within :func:`following_only` when more looks than allowed miss the prior."""
+
+
+_FOLLOW_ONLY: contextvars.ContextVar[Following | None] = contextvars.ContextVar("follow_only", default=None)
 
 
 @contextmanager
-def following_only() -> Iterator[None]:
+def following_only(max_misses: int | None = None) -> Iterator[Following]:
     """Within this, :func:`find_lattice` only follows a :class:`Prior`: it finds no lattice
     (searches nothing) where the prior is not followed, so that a read which cannot follow
     the last frame costs little (a live camera then reads the frame again from scratch,
     see ``vision.tracking``).  This holds for every look of a read, on any working copy or
-    crop of the photo."""
-    token = _FOLLOW_ONLY.set(True)
+    crop of the photo.  With ``max_misses``, more misses than that before the first look
+    that follows raise :class:`NotFollowed` (a scene read by its first look: the camera
+    jumped, nothing is gained by trying the other looks)."""
+    state = Following(max_misses)
+    token = _FOLLOW_ONLY.set(state)
     try:
-        yield
+        yield state
     finally:
         _FOLLOW_ONLY.reset(token)
 
@@ -418,7 +444,7 @@ def following_only() -> Iterator[None]:
 def read_at_size(prior: Prior | None, shape: tuple[int, int]) -> bool:
     """Within :func:`following_only`: was ``prior`` found on a working image no larger than
     ``shape`` (h, w)?  Then a larger copy of this frame has nothing to follow."""
-    return _FOLLOW_ONLY.get() and prior is not None and prior.shape[1] <= shape[1]
+    return _FOLLOW_ONLY.get() is not None and prior is not None and prior.shape[1] <= shape[1]
 
 
 def _follow(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel, prior: Lattice,
@@ -487,8 +513,6 @@ def _polish_scale(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
         _score(bgr, link, model, grown, hexes)
         if grown.score > best.score + 0.3:
             best = grown
-            if _polished(best):
-                break  # a scale that reads cleanly: the others cannot do much better
     return best
 
 

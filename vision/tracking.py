@@ -10,8 +10,10 @@ is searched from scratch, and the next frame follows whatever that found.
 The first read of a frame only follows (``search.following_only``): every look of the
 reader tries the previous lattice and searches nothing, so a scene that only one look
 reads (a dark cloth read with the camera's grey) is followed in that look without paying
-for the others' searches.  A scene that never reads cleanly (glare, a busy cloth) is
-followed while its lattice reads nearly as much as the last search's did.
+for the others' searches.  Once a frame was followed, the next one may miss in as many
+looks as it did before one followed; a frame that misses more is searched at once.  A
+scene that never reads cleanly (glare, a busy cloth) is followed while its lattice reads
+nearly as much as the last search's did.
 """
 from __future__ import annotations
 
@@ -48,6 +50,7 @@ class Tracker:
     history: list[bool] = field(default_factory=list)
     anchor: int = 0   # occupied cells read on the last frame searched from scratch
     anchor_score: float | None = None  # its score, if it did not read cleanly
+    misses: int | None = None  # looks that missed before one followed, last frame followed
 
     def read(self, frame: Any) -> Board:
         """Read one frame (path, encoded bytes or BGR uint8 array) like
@@ -57,10 +60,16 @@ class Tracker:
             # searched one: small slips would otherwise add up from frame to frame
             prior = search.Prior(self.lattice, self.shape, int(FOLLOW_SHARE * self.anchor),
                                  None if self.anchor_score is None else FOLLOW_SCORE * self.anchor_score)
-            with search.following_only():
-                scene, board = reader.read(frame, self.profile, prior)
-            if scene.lattice is not None and scene.lattice.tracked:
+            try:
+                with search.following_only(self.misses) as following:
+                    scene, board = reader.read(frame, self.profile, prior)
+            except search.NotFollowed:
+                scene = None
+            if scene is not None and scene.lattice is not None and scene.lattice.tracked:
+                # the looks that missed before one followed: as many may miss next frame
+                self.misses = following.misses
                 return self._keep(scene, board, True)
+        self.misses = None
         return self._keep(*reader.read(frame, self.profile), False)
 
     def _keep(self, scene: Any, board: Board, tracked: bool) -> Board:
@@ -79,3 +88,4 @@ class Tracker:
         self.shape = (0, 0)
         self.anchor = 0
         self.anchor_score = None
+        self.misses = None
