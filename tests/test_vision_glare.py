@@ -3,12 +3,9 @@ tile bodies under the lattice far outnumber the tiles read."""
 import numpy as np
 import pytest
 
-from referee.board import board_from_json
 from referee.compare import best_alignment
 from vision import read_photo, sampling, second_look
 from vision.reader import Scene
-
-scenegen = pytest.importorskip("scenegen")
 
 BODY = np.array([40.0, 42.0, 45.0])
 LINKS = np.array([[40, 200, 230], [40, 40, 160], [60, 120, 40], [170, 80, 30]], np.float64)  # BGR
@@ -54,32 +51,23 @@ def test_many_bodies_under_the_lattice_and_few_tiles_read_is_a_poor_read():
     assert second_look.wanted(scene)
 
 
-def test_dark_carpet_board_whose_links_the_first_looks_miss(tmp_path):
+def test_dark_carpet_board_whose_links_the_first_looks_miss(bench_scene):
     # real-texture-51: 20 real tiles on a warm-lit carpet.  The first looks find a lattice
     # of the right size but read 3 tiles; the bodies under it say there are far more, so
     # the camera-grey look is tried and reads them all.
-    from bench.datasets import scene_spec
-    board, params, seed, _kind = scene_spec("real-texture", 51)
-    path = tmp_path / "scene.jpg"
-    truth = scenegen.render_to_file(board, str(path), params, seed)
+    path, _truth, expected = bench_scene("real-texture", 51)
     read = read_photo(str(path))
-    expected = board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
-                                          for t in truth["tiles"]]})
     assert best_alignment(expected, read)[2] >= len(expected) - 1
 
 
-def test_glare_washed_tiles_are_read_once_cleared(tmp_path):
+def test_glare_washed_tiles_are_read_once_cleared(bench_scene):
     # hard-3: 7 large glossy tiles on a black cloth under three glare spots; two of them
     # are washed pale, and read only once their cells are cleared of the veil
-    from bench.datasets import scene_spec
-    board, params, seed, _kind = scene_spec("hard", 3)
-    path = tmp_path / "scene.jpg"
-    truth = scenegen.render_to_file(board, str(path), params, seed)
+    path, _truth, expected = bench_scene("hard", 3)
     read = read_photo(str(path))
-    expected = board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
-                                          for t in truth["tiles"]]})
-    assert best_alignment(expected, read)[2] >= len(expected) - 1
-    assert len(read) - best_alignment(expected, read)[2] == 0
+    right = best_alignment(expected, read)[2]
+    assert right >= len(expected) - 1
+    assert len(read) - right == 0
 
 
 def test_a_strongly_tinted_veil_is_no_glare():

@@ -57,14 +57,9 @@ HARD_SCENES = [("hard", 54), ("hard", 25)]
 
 
 @pytest.mark.parametrize("tier,index", HARD_SCENES, ids=[f"{t}-{i}" for t, i in HARD_SCENES])
-def test_black_cloth_and_striped_cloth_scenes_read_exactly(tier, index, tmp_path):
-    from bench.datasets import scene_spec
-    board, params, seed, _kind = scene_spec(tier, index)
-    path = tmp_path / "scene.jpg"
-    truth = scenegen.render_to_file(board, str(path), params, seed)
+def test_black_cloth_and_striped_cloth_scenes_read_exactly(tier, index, bench_scene):
+    path, _truth, expected = bench_scene(tier, index)
     read = read_photo(str(path))
-    expected = board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
-                                          for t in truth["tiles"]]})
     assert best_alignment(expected, read)[2] == len(expected)
     assert same_position(expected, read)
 
@@ -117,28 +112,20 @@ def test_scattered_cells_off_the_tile_mask_are_dropped():
     assert reader._on_tiles_if_scattered(board, mask, lat, {}) == board
 
 
-def test_confetti_cloth_does_not_invent_tiles(tmp_path):
+def test_confetti_cloth_does_not_invent_tiles(bench_scene):
     # hard-11: 19 dim 23 px tiles on a confetti print; the lattice search fails there, and
     # the cells it reads in ones and twos on the cloth must not be reported as tiles
-    from bench.datasets import scene_spec
-    board, params, seed, _kind = scene_spec("hard", 11)
-    path = tmp_path / "scene.jpg"
-    truth = scenegen.render_to_file(board, str(path), params, seed)
+    path, _truth, expected = bench_scene("hard", 11)
     read = read_photo(str(path))
-    expected = board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
-                                          for t in truth["tiles"]]})
     wrong = len(read) - best_alignment(expected, read)[2]
     assert wrong + len(read.loose) <= 1
 
 
-def test_dotted_cloth_read_with_the_dense_body_gate(tmp_path):
+def test_dotted_cloth_read_with_the_dense_body_gate(bench_scene):
     # hard-2: 17 tiles of 20 px, far and oblique, on a cloth of big coloured dots with dark
     # rims.  The plain gate closes over the rims and lets the dots through as links; their
     # mean pulls the search off the tiles.  Only the dense look reads the board.
-    from bench.datasets import scene_spec
-    board, params, seed, _kind = scene_spec("hard", 2)
-    path = tmp_path / "scene.jpg"
-    truth = scenegen.render_to_file(board, str(path), params, seed)
+    path, truth, expected = bench_scene("hard", 2)
     image = __import__("cv2").imread(str(path))
     lab = colours.to_lab(image)
     plain = reader.link_and_mask(lab, look="gated")[1]
@@ -152,8 +139,6 @@ def test_dotted_cloth_read_with_the_dense_body_gate(tmp_path):
     assert dense[on].mean() > 0.5 * plain[on].mean()
     assert dense[~on].mean() < 0.25 * plain[~on].mean()
     read = read_photo(str(path))
-    expected = board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
-                                          for t in truth["tiles"]]})
     assert best_alignment(expected, read)[2] >= len(expected) - 1
 
 
