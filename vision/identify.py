@@ -102,16 +102,16 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
     if unique:
         # a cell pushed off its own best number by the assignment keeps its doubt
         lse = np.where(choice == own, _lse_without_taken(flat, choice, conf_all >= SURE, spare), lse)
-    probs = np.exp(logp)
-    out = []
-    for i in range(n):
-        t = choice[i]
-        k = best_rot[i, t]
-        conf = float(np.exp(sc[i, t, k] - lse[i]))
-        edges = CANDIDATES[t, k]
-        fit = 0.0 if spare[i] else float(probs[i, np.arange(6), edges].mean())
-        out.append(Reading(int(NUMBERS[t]), int(k), conf, fit))
-    return out
+    # every cell at once (this runs several times a frame; a loop over cells cost ~5 ms)
+    rows = np.arange(n)
+    rot = best_rot[rows, choice]
+    conf = np.exp(sc[rows, choice, rot] - lse)
+    edges = CANDIDATES[choice, rot]                                   # (N, 6)
+    fit = np.exp(logp[rows[:, None], np.arange(6)[None, :], edges]).mean(1)
+    fit[spare] = 0.0
+    tiles = NUMBERS[choice]
+    return [Reading(int(t), int(k), float(c), float(f))
+            for t, k, c, f in zip(tiles.tolist(), rot.tolist(), conf.tolist(), fit.tolist())]
 
 
 def _assign(best: np.ndarray, first: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -128,7 +128,12 @@ def _assign(best: np.ndarray, first: np.ndarray) -> list[tuple[np.ndarray, np.nd
     return out
 
 
+_INDEX = {int(n): i for i, n in enumerate(NUMBERS)}
+"""Tile number → its index in :data:`NUMBERS` (and :data:`CANDIDATES`)."""
+
+
 def edge_labels(readings: list[Reading]) -> np.ndarray:
     """(N, 6) class index of every edge of the identified tiles."""
-    return np.array([[CLASSES.index(c) for c in rotated_edges(r.tile, r.rotation)] for r in readings],
-                    np.int64).reshape(-1, 6)
+    if not readings:
+        return np.zeros((0, 6), np.int64)
+    return CANDIDATES[[_INDEX[r.tile] for r in readings], [r.rotation for r in readings]]
