@@ -101,9 +101,12 @@ def link_image(lab: np.ndarray, neutral: np.ndarray, gate: np.ndarray | None = N
         sub = sub[sub > 0.2 * floor]
         # links cover a few per cent of a photo at least: the 99th percentile is a link
         ref = max(float(percentile(sub, 99)) if sub.size > 20 else 2.5 * floor, floor)
-        norm = np.clip(img * (2.0 / ref) - 0.4, 0.0, 1.0)
-        out = norm if out is None else np.maximum(out, norm)
-    return out.astype(np.float32)
+        # (in place: three full-size passes without new arrays, the same arithmetic)
+        norm = img * (2.0 / ref)
+        norm -= 0.4
+        np.clip(norm, 0.0, 1.0, out=norm)
+        out = norm if out is None else np.maximum(out, norm, out=out)
+    return out.astype(np.float32, copy=False)
 
 
 def initial_model(lab: np.ndarray, dark: np.ndarray | None = None) -> ColourModel:

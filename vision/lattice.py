@@ -145,6 +145,20 @@ class Lattice:
         ``window`` = (x0, y0, x1, y1) px: only cells centred inside it too (a small window
         of a fine lattice is enumerated without the rest of the image's cells).
         """
+        # the search asks for the same lattice's cells several times (grown, then scored):
+        # the last answer is kept with the H it was for (H is replaced, never changed)
+        key = (width, height, margin, window)
+        cached = self.__dict__.get("_cells")
+        if cached is not None and cached[0] is self.H and cached[1] == key:
+            return cached[2]
+        out = self._cells_in(width, height, margin, window)
+        out.flags.writeable = False
+        self.__dict__["_cells"] = (self.H, key, out)
+        return out
+
+    def _cells_in(self, width: int, height: int, margin: float,
+                  window: tuple[float, float, float, float] | None) -> np.ndarray:
+        """:meth:`cells_in`, computed."""
         x0, y0, x1, y1 = -margin, -margin, width + margin, height + margin
         if window is not None:
             x0, y0 = max(x0, window[0]), max(y0, window[1])
