@@ -75,9 +75,9 @@ def _lse_without_taken(flat: np.ndarray, choice: np.ndarray, sure: np.ndarray, s
     n = flat.shape[0]
     taken = np.zeros((n, len(NUMBERS)), bool)
     holders = np.nonzero(sure & ~spare)[0]
-    for j in holders:
-        taken[:, choice[j]] = True
-        taken[j, choice[j]] = False
+    # (holders hold distinct numbers: the assignment gave each number once)
+    taken[:, choice[holders]] = True
+    taken[holders, choice[holders]] = False
     masked = np.where(np.repeat(taken, 6, axis=1), -np.inf, flat)
     return log_sum_exp(masked)
 
@@ -134,9 +134,12 @@ def _assign(best: np.ndarray, first: np.ndarray) -> list[tuple[np.ndarray, np.nd
     for group in (np.nonzero(first)[0], np.nonzero(~first)[0]):
         if len(group) == 0 or len(free) == 0:
             continue
-        rows, cols = linear_sum_assignment(-best[np.ix_(group, free)])
+        rows, cols = linear_sum_assignment(-best[group][:, free])
         out.append((group[rows], free[cols]))
-        free = np.setdiff1d(free, free[cols])
+        # (the numbers given out are struck from the free ones, which stay in order)
+        left = np.ones(len(free), bool)
+        left[cols] = False
+        free = free[left]
     return out
 
 
