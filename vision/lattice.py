@@ -58,8 +58,9 @@ def _apply_sum(H: np.ndarray, *parts: np.ndarray) -> tuple[np.ndarray, np.ndarra
     constant terms) and only the sums are broadcast: a cells x shifts x edge points grid
     costs a few passes over the result, not a float64 (..., 2) array of plane points
     first.  The quotients are written straight into float32 arrays (this runs dozens of
-    times a frame on grids of ~10^5 points: a third of the time of adding the constants to
-    the full grid and casting afterwards, and the same float32 values).
+    times a frame on grids of 10^4-10^5 points; adding the constants to the full grid and
+    casting afterwards took three times as long on 3·10^5 points, for the same float32
+    values).
     """
     X = Y = W = None
     for p in parts:
@@ -446,8 +447,9 @@ def cell_contrast(link: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.
 
 
 _CHUNK_POINTS = 65536
-"""Sample points handled at once by :func:`_contrast_at` (the float64 work arrays of a
-whole shift search, ~10^6 points, fall out of the cache: chunks take a third of the time)."""
+"""Sample points handled at once by :func:`_contrast_at`: the float64 work arrays of a
+shift search over a few hundred cells (~5·10^5 points) fall out of the cache; in chunks
+such a search took a third of the time."""
 
 
 def _contrast_at(link: np.ndarray, H: np.ndarray, centres: np.ndarray, shifts: np.ndarray
