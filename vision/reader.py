@@ -20,6 +20,7 @@ from . import bodies, colours, identify, lattice, region, sampling, search, seco
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
 from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice
+from .order_stats import median
 from .sampling import sample_cells
 
 WORK_SIDE = 800
@@ -185,7 +186,7 @@ def _with_weak_neighbours(cells: np.ndarray, con: np.ndarray) -> np.ndarray:
 
 
 def _median_size(lat: Lattice, cells: np.ndarray) -> float:
-    return float(np.median(lat.cell_size(cells))) if len(cells) else 10.0
+    return float(median(lat.cell_size(cells))) if len(cells) else 10.0
 
 
 def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated"
@@ -382,8 +383,8 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     edges, corners = sample_cells(full, lat_full, occ, shifts)
     cleared = corners.copy()
     unveiled = np.zeros(len(occ), bool)
-    corner_light = np.median(corners[..., 0], axis=1)
-    redo = ~strong | (corner_light > np.median(corner_light[strong]) + LIFTED) if strong.any() else strong
+    corner_light = median(corners[..., 0], axis=1)
+    redo = ~strong | (corner_light > median(corner_light[strong]) + LIFTED) if strong.any() else strong
     redo = np.nonzero(redo)[0]
     if len(redo):
         # faint cells and cells whose corners glare lifts are also sampled cleared of the
@@ -554,7 +555,7 @@ def _body_corners(corners: np.ndarray, model: colours.ColourModel,
     f = colours.features(corners, model)
     chroma = np.hypot(f[..., 0], f[..., 1])
     # most corners in a photo are body: their median chroma is the body's under this light
-    limit = max(BODY_CHROMA, 2.5 * float(np.median(chroma))) if chroma.size else BODY_CHROMA
+    limit = max(BODY_CHROMA, 2.5 * float(median(chroma))) if chroma.size else BODY_CHROMA
     share = (chroma < limit).mean(-1)
     if cleared is not None:
         fc = colours.features(cleared, model)
