@@ -196,7 +196,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{tier:13s} identity {s['identity_accuracy']}  perfect {s['perfect_board_rate']}  "
                   f"det P {s['detection_precision']} R {s['detection_recall']}  "
                   f"empty clean {s['empty_table_clean_rate']}  median {s['median_seconds']} s "
-                  f"({s['images']} images, {s['tiles']} tiles)", flush=True)
+                  f"({s['images']} images, {s['tiles']} tiles); uncovered identity "
+                  f"{s['identity_uncovered']}, covered {s['covered_tiles']}: right "
+                  f"{s['covered_right']}, guessed wrong {s['covered_wrong']}", flush=True)
     if not args.no_speed:
         out["speed"]["12mp_56_tiles"] = s12 = speed_12mp()
         print(f"12 Mpx, 56 tiles: median {s12['median_seconds']} s (target ≤ 0.5 s); "

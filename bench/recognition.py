@@ -15,7 +15,10 @@ A reader is a Python callable ``path -> board JSON dict`` (or ``referee.board.Bo
   neither wanted nor counted as false.
 - identity accuracy: boards aligned up to translation and 60° turns
   (``referee.compare.best_alignment``); share of true tiles whose cell holds the same tile
-  number with the same rotation.
+  number with the same rotation.  Also apart: identity over the tiles that no hand or object
+  covers (under 10 % hidden), and for the covered ones how many were read right and how
+  many were guessed wrong (read as another tile or rotation; the issue wants them reported
+  unreadable instead).
 - position accuracy: after the best occupancy alignment, |true ∩ read cells| / |true ∪ read|.
 - perfect-board rate: read position is the true position (``referee.compare.same_position``).
 - empty tables: share of tile-free photos where the reader invents no tile.
@@ -160,14 +163,32 @@ def _detections(truth: dict, read: dict) -> tuple[int, int, int]:
     return tp, counted, wanted
 
 
+COVERED = 0.1
+"""A true tile is *covered* when a hand or an object hides at least this share of its top
+face (the renderer's ``occluded`` fractions).  The issue wants such a tile reported
+unreadable rather than guessed, so covered tiles are also counted apart."""
+
+
+def _covered_outcomes(truth: dict, tb: Board, rb: Board, steps: int, offset: tuple[int, int]
+                      ) -> dict[str, int]:
+    """Covered true tiles, and how many of them the aligned read got right or wrong (a
+    different tile or rotation in that cell: a guess); the rest were not given."""
+    covered = {(o["q"], o["r"]) for o in truth.get("occluded", [])
+               if o.get("fraction", 0) >= COVERED}
+    covered &= set(tb.tiles)
+    placed = {(q + offset[0], r + offset[1]): p for (q, r), p in turned(rb, steps).items()}
+    right = sum(1 for c in covered if placed.get(c) == tb.tiles[c])
+    wrong = sum(1 for c in covered if c in placed and placed[c] != tb.tiles[c])
+    return {"covered": len(covered), "covered_right": right, "covered_wrong": wrong}
+
+
 def score_image(truth: dict, read: dict | None) -> dict[str, Any]:
     """All per-image figures for one reader answer (``None`` = the reader failed)."""
     read = read or {"tiles": []}
     tb, rb = _board(truth["tiles"]), _board(read.get("tiles", []))
-    if tb.tiles:
-        _, _, agree = best_alignment(tb, rb) if rb.tiles else (0, (0, 0), 0)
-    else:
-        agree = 0
+    steps, offset, agree = 0, (0, 0), 0
+    if tb.tiles and rb.tiles:
+        steps, offset, agree = best_alignment(tb, rb)
     inter, union = occupancy_overlap(tb, rb)
     tp, dets, wanted = _detections(truth, read)
     return {
@@ -175,6 +196,7 @@ def score_image(truth: dict, read: dict | None) -> dict[str, Any]:
         "cells_inter": inter, "cells_union": union,
         "tp": tp, "detections": dets, "wanted": wanted,
         "perfect": bool(same_position(tb, rb)),
+        **_covered_outcomes(truth, tb, rb, steps, offset),
     }
 
 
@@ -208,6 +230,12 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
         "detection_precision": ratio(sum(r["tp"] for r in rows), sum(r["detections"] for r in rows)),
         "detection_recall": ratio(sum(r["tp"] for r in rows), sum(r["wanted"] for r in rows)),
         "identity_accuracy": ratio(sum(r["agree"] for r in rows), tiles),
+        # the same over tiles no hand or object covers, and what became of covered ones
+        "identity_uncovered": ratio(sum(r["agree"] - r.get("covered_right", 0) for r in rows),
+                                    tiles - sum(r.get("covered", 0) for r in rows)),
+        "covered_tiles": sum(r.get("covered", 0) for r in rows),
+        "covered_right": sum(r.get("covered_right", 0) for r in rows),
+        "covered_wrong": sum(r.get("covered_wrong", 0) for r in rows),
         "position_accuracy": ratio(sum(r["cells_inter"] for r in rows), sum(r["cells_union"] for r in rows)),
         "perfect_board_rate": ratio(sum(r["perfect"] for r in rows), n),
         "empty_tables": len(empty),
@@ -267,6 +295,9 @@ def markdown(report: dict[str, Any]) -> str:
              f"| detection precision | {_pct(s['detection_precision'])} |",
              f"| detection recall | {_pct(s['detection_recall'])} |",
              f"| tile identity accuracy (number + rotation) | {_pct(s['identity_accuracy'])} |",
+             f"| identity on tiles no hand or object covers | {_pct(s.get('identity_uncovered'))} |",
+             f"| covered tiles (≥ {COVERED:.0%} hidden): read right / guessed wrong | "
+             f"{s.get('covered_tiles', 0)}: {s.get('covered_right', 0)} / {s.get('covered_wrong', 0)} |",
              f"| position accuracy | {_pct(s['position_accuracy'])} |",
              f"| perfect boards | {_pct(s['perfect_board_rate'])} |",
              f"| empty tables with no invented tile | {_pct(s['empty_table_clean_rate'])} of {s['empty_tables']} |",

@@ -96,6 +96,23 @@ def test_mistakes_move_the_figures(tier):
     assert s["agree"] == 0 and s["tp"] == 0
 
 
+def test_covered_tiles_are_counted_apart(tier):
+    # a hand over two tiles: one left out of the read (reported unreadable), one guessed
+    truth = copy.deepcopy(_truth(tier))
+    first, second = truth["tiles"][0], truth["tiles"][1]
+    truth["occluded"] = [{"q": t["q"], "r": t["r"], "tile": t["tile"], "fraction": 0.4}
+                         for t in (first, second)]
+    read = copy.deepcopy({"tiles": truth["tiles"][1:]})
+    read["tiles"][0]["rotation"] = (read["tiles"][0]["rotation"] + 1) % 6
+    s = recognition.score_image(truth, read)
+    assert (s["covered"], s["covered_right"], s["covered_wrong"]) == (2, 0, 1)
+    n = len(truth["tiles"])
+    summary = recognition.summarise([dict(s, seconds=0.1)])
+    assert summary["identity_accuracy"] == round((n - 2) / n, 4)
+    assert summary["identity_uncovered"] == 1.0
+    assert summary["covered_wrong"] == 1
+
+
 def test_degraded_oracle_scores_below_100_percent(tier, monkeypatch):
     _, paths = tier
     truths = {p: json.loads(p.with_suffix(".json").read_text()) for p in paths}

@@ -58,3 +58,22 @@ def test_table_without_tiles_has_no_region():
     params = scenegen.default_params(width=1600, height=1200, table={"kind": "wood"})
     image, _truth = scenegen.render(random_position(0, seed=1), params, seed=2)
     assert region.board_region(image) is None or reader.read_photo(image).tiles == {}
+
+
+def test_region_within_the_region_of_a_large_dim_photo(bench_scene):
+    # hard-21: three 60 px tiles in a row, a loose tile and face-down tiles on a dim felt,
+    # 2048 x 1536.  The whole photo and the first crop (much of the table round the
+    # group) both read poorly; the region found within that crop reads the three tiles,
+    # and their pixels are in the whole photo's frame.
+    path, truth, expected = bench_scene("hard", 21)
+    scene, board = reader.read(str(path))
+    assert best_alignment(expected, board)[2] == len(expected)
+    true_px = np.array([t["pixel"] for t in truth["tiles"]])
+    for cell in board.tiles:
+        px = np.array(board.extras[cell]["pixel"])
+        assert np.linalg.norm(true_px - px, axis=1).min() < 15
+    # the overlay's work image sits where the innermost crop was taken
+    h, w = scene.work.shape[:2]
+    corner = scene.origin
+    far = corner + np.array([w, h]) / scene.work_scale
+    assert (true_px >= corner).all() and (true_px <= far).all()

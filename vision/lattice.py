@@ -20,6 +20,8 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from .order_stats import median
+
 SQ3 = 3 ** 0.5
 A1 = np.array([1.5, SQ3 / 2])   # plane vector to neighbour (q+1, r)   (edge 2, SE)
 A2 = np.array([0.0, SQ3])       # plane vector to neighbour (q, r+1)   (edge 3, S)
@@ -52,9 +54,13 @@ def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
 def _apply_sum(H: np.ndarray, *parts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Image x and y (float32) of the sum of broadcastable plane-point arrays (..., 2).
 
-    Each part is mapped by H's linear terms on its own and only the sums are broadcast:
-    a cells x shifts x edge points grid costs a few passes over the result, not a float64
-    (..., 2) array of plane points first.
+    Each part is mapped by H's linear terms on its own (the first part also takes H's
+    constant terms) and only the sums are broadcast: a cells x shifts x edge points grid
+    costs a few passes over the result, not a float64 (..., 2) array of plane points
+    first.  The quotients are written straight into float32 arrays (this runs dozens of
+    times a frame on grids of 10^4-10^5 points; adding the constants to the full grid and
+    casting afterwards took three times as long on 3·10^5 points, for the same float32
+    values).
     """
     X = Y = W = None
     for p in parts:
@@ -63,14 +69,15 @@ def _apply_sum(H: np.ndarray, *parts: np.ndarray) -> tuple[np.ndarray, np.ndarra
         x = H[0, 0] * px + H[0, 1] * py
         y = H[1, 0] * px + H[1, 1] * py
         w = H[2, 0] * px + H[2, 1] * py
-        X = x if X is None else X + x
-        Y = y if Y is None else Y + y
-        W = w if W is None else W + w
-    X = X + H[0, 2]
-    Y = Y + H[1, 2]
-    W = W + H[2, 2]
-    X, Y, W = np.broadcast_arrays(X, Y, W)
-    return (X / W).astype(np.float32), (Y / W).astype(np.float32)
+        if X is None:
+            X, Y, W = x + H[0, 2], y + H[1, 2], w + H[2, 2]
+        else:
+            X, Y, W = X + x, Y + y, W + w
+    shape = np.broadcast_shapes(X.shape, Y.shape, W.shape)
+    xs, ys = np.empty(shape, np.float32), np.empty(shape, np.float32)
+    np.divide(X, W, out=xs, casting="unsafe")
+    np.divide(Y, W, out=ys, casting="unsafe")
+    return xs, ys
 
 
 @dataclass
@@ -139,6 +146,20 @@ class Lattice:
         ``window`` = (x0, y0, x1, y1) px: only cells centred inside it too (a small window
         of a fine lattice is enumerated without the rest of the image's cells).
         """
+        # the search asks for the same lattice's cells several times (grown, then scored):
+        # the last answer is kept with the H it was for (H is replaced, never changed)
+        key = (width, height, margin, window)
+        cached = self.__dict__.get("_cells")
+        if cached is not None and cached[0] is self.H and cached[1] == key:
+            return cached[2]
+        out = self._cells_in(width, height, margin, window)
+        out.flags.writeable = False
+        self.__dict__["_cells"] = (self.H, key, out)
+        return out
+
+    def _cells_in(self, width: int, height: int, margin: float,
+                  window: tuple[float, float, float, float] | None) -> np.ndarray:
+        """:meth:`cells_in`, computed."""
         x0, y0, x1, y1 = -margin, -margin, width + margin, height + margin
         if window is not None:
             x0, y0 = max(x0, window[0]), max(y0, window[1])
@@ -172,16 +193,35 @@ _MAX_MAP = 32000
 """Longest side of a map cv2.remap takes (its limit is 32767)."""
 
 
+_MAP_ROW = 256
+"""Trailing axes of a point grid are merged into remap rows of at least this many points
+(cv2.remap on rows of 24 points, one cell's edge points, took 2.5 times as long)."""
+
+
+def _map_width(shape: tuple[int, ...]) -> int:
+    """Points per remap row for a point grid of ``shape``: its trailing axes merged until a
+    row holds :data:`_MAP_ROW` points (at most :data:`_MAX_MAP`); 0 for fewer than 2 axes."""
+    if len(shape) < 2:
+        return 0
+    cols = 1
+    for d in reversed(shape):
+        if cols >= _MAP_ROW or cols * d > _MAX_MAP:
+            break
+        cols *= d
+    return cols if cols <= _MAX_MAP else 0
+
+
 def sample_xy(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     """:func:`sample` at image coordinates given apart: float32 arrays of one shape (...)."""
     shape = xs.shape
     n = xs.size
     if n == 0:
         return np.zeros(shape + image.shape[2:], np.float32)
-    if xs.ndim >= 2 and shape[-1] <= _MAX_MAP and n // shape[-1] <= _MAX_MAP:
-        # the points' own (rows, last axis) layout is a valid remap map: no copy needed
-        mx = np.ascontiguousarray(xs, np.float32).reshape(-1, shape[-1])
-        my = np.ascontiguousarray(ys, np.float32).reshape(-1, shape[-1])
+    cols = _map_width(shape)
+    if cols and n // cols <= _MAX_MAP:
+        # the points' own layout, trailing axes merged, is a valid remap map: no copy needed
+        mx = np.ascontiguousarray(xs, np.float32).reshape(-1, cols)
+        my = np.ascontiguousarray(ys, np.float32).reshape(-1, cols)
         out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return out.reshape(shape + image.shape[2:])
     cols = 1024 if n > 1024 else max(n, 1)
@@ -299,9 +339,9 @@ def fold_phase(link: np.ndarray, base: np.ndarray, weight_centre: np.ndarray, ra
     if len(vals) == 0:
         return np.asarray(weight_centre, np.float64), 0.0
     uv = np.linalg.solve(base, xy)  # (2, N) in neighbour-vector units
-    ui = (np.floor((uv[0] % 1.0) * _FOLD)).astype(int) % _FOLD
-    vi = (np.floor((uv[1] % 1.0) * _FOLD)).astype(int) % _FOLD
-    idx = vi * _FOLD + ui
+    # (both rows binned at once: the search folds hundreds of times on a hard photo)
+    bins = np.floor((uv % 1.0) * _FOLD).astype(int) % _FOLD
+    idx = bins[1] * _FOLD + bins[0]
     fold = np.bincount(idx, weights=vals, minlength=_FOLD * _FOLD).reshape(_FOLD, _FOLD)
     cnt = np.bincount(idx, minlength=_FOLD * _FOLD).reshape(_FOLD, _FOLD)
     fold = fold / np.maximum(cnt, 1)
@@ -394,10 +434,7 @@ def local_shifts(link: np.ndarray, lat: Lattice, cells: np.ndarray) -> tuple[np.
         return np.zeros((0, 2)), np.zeros(0)
     sc = cell_contrast(link, lat, cells, _SEARCH)
     best = _SEARCH[sc.argmax(1)]
-    centres = np.asarray(cells, np.float64) @ BASIS.T + best
-    v = sample_xy(link, *_apply_sum(lat.H, centres[:, None, None, :], _FINE[None, :, None, :],
-                                    _EDGE_PTS[None, None, :, :]))
-    sc2 = (v * _EDGE_W).sum(-1) / 6.0
+    sc2 = _contrast_at(link, lat.H, np.asarray(cells, np.float64) @ BASIS.T + best, _FINE)
     k = sc2.argmax(1)
     return best + _FINE[k], sc2[np.arange(len(cells)), k]
 
@@ -405,12 +442,27 @@ def local_shifts(link: np.ndarray, lat: Lattice, cells: np.ndarray) -> tuple[np.
 def cell_contrast(link: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray | None = None
                   ) -> np.ndarray:
     """Mean link value at the 6 midpoints minus at the 6 corners, per cell (and shift)."""
-    centres = np.asarray(cells, np.float64) @ BASIS.T
-    if shifts is None:
-        shifts = np.zeros((1, 2))
-    v = sample_xy(link, *_apply_sum(lat.H, centres[:, None, None, :], shifts[None, :, None, :],
-                                    _EDGE_PTS[None, None, :, :]))
-    return (v * _EDGE_W).sum(-1) / 6.0  # (N, S)
+    return _contrast_at(link, lat.H, np.asarray(cells, np.float64) @ BASIS.T,
+                        np.zeros((1, 2)) if shifts is None else shifts)
+
+
+_CHUNK_POINTS = 65536
+"""Sample points handled at once by :func:`_contrast_at`: the float64 work arrays of a
+shift search over a few hundred cells (~5·10^5 points) fall out of the cache; in chunks
+such a search took a third of the time."""
+
+
+def _contrast_at(link: np.ndarray, H: np.ndarray, centres: np.ndarray, shifts: np.ndarray
+                 ) -> np.ndarray:
+    """:func:`cell_contrast` of plane points ``centres`` (N, 2) at each of ``shifts``
+    (S, 2), (N, S); computed a chunk of cells at a time (each cell's value is the same)."""
+    per = max(1, _CHUNK_POINTS // (len(shifts) * len(_EDGE_PTS)))
+    out = np.empty((len(centres), len(shifts)))
+    for i in range(0, len(centres), per):
+        v = sample_xy(link, *_apply_sum(H, centres[i:i + per, None, None, :], shifts[None, :, None, :],
+                                        _EDGE_PTS[None, None, :, :]))
+        out[i:i + per] = (v * _EDGE_W).sum(-1) / 6.0
+    return out
 
 
 def refine(link: np.ndarray, lat: Lattice, cells: np.ndarray, min_contrast: float
@@ -427,7 +479,7 @@ def refine(link: np.ndarray, lat: Lattice, cells: np.ndarray, min_contrast: floa
         # the cells mostly agree already (each was moved at most a third of a cell), so a
         # few hundred RANSAC draws are plenty; OpenCV's default 2000 cost 20 ms a call
         H, _inl = cv2.findHomography(plane, img, cv2.RANSAC,
-                                     0.15 * float(np.median(lat.cell_size(cells[good]))), maxIters=300)
+                                     0.15 * float(median(lat.cell_size(cells[good]))), maxIters=300)
     else:
         A, _inl = cv2.estimateAffinePartial2D(plane, img) if good.sum() < 4 else cv2.estimateAffine2D(plane, img)
         H = None if A is None else np.vstack([A, [0, 0, 1]])
@@ -482,7 +534,7 @@ def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) ->
     cells_all = lat.cells_in(w, h)
     if len(cells_all) == 0:
         return None
-    size0 = float(np.median(lat.cell_size(cells_all)))
+    size0 = float(median(lat.cell_size(cells_all)))
     if size0 < 3:
         return None
     support = support_map(link, size0)

@@ -20,6 +20,7 @@ from . import bodies, colours, identify, lattice, region, sampling, search, seco
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
 from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice
+from .order_stats import median
 from .sampling import sample_cells
 
 WORK_SIDE = 800
@@ -88,6 +89,14 @@ read again cleared of glare."""
 CLEARLY_BETTER = 0.05
 """How much better a faint cell must fit where its neighbours put it, cleared of glare,
 than as sampled at its own shift, to be read that way."""
+
+REGION_DEPTH = 2
+"""How many crops deep a poor read looks for the tiles' region: on a large dim photo the
+first box holds much of the table round a small group, and its read is poor too; the
+region found within that crop is tight round the tiles (hard-21: 0 -> 3 of 3)."""
+
+REGION_SHARE = 0.7
+"""A region is read only when its box is clearly smaller than the image it was found in."""
 
 MAX_ENLARGE = 2.0
 """The most a small photo is enlarged for that second look."""
@@ -177,7 +186,7 @@ def _with_weak_neighbours(cells: np.ndarray, con: np.ndarray) -> np.ndarray:
 
 
 def _median_size(lat: Lattice, cells: np.ndarray) -> float:
-    return float(np.median(lat.cell_size(cells))) if len(cells) else 10.0
+    return float(median(lat.cell_size(cells))) if len(cells) else 10.0
 
 
 def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated"
@@ -228,11 +237,19 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
     it (a hint to the search); ``prior``: a live camera's previous frame, tried first.
     """
     photo = load_photo(source)
+    return _analyse_with_region(photo, source, profile, pitch_px, prior, REGION_DEPTH)
+
+
+def _analyse_with_region(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
+                         prior: search.Prior | None, depth: int) -> Scene:
+    """Read a photo; while the read looks poor, read the tiles' region again on a crop, up
+    to ``depth`` crops deep."""
     scene = _analyse_looks(photo, source, profile, pitch_px, prior)
-    if second_look.wanted(scene):
+    if depth > 0 and second_look.wanted(scene):
         box = region.board_region(photo.image)
-        if box is not None:
-            other = _analyse_region(photo, source, box, profile, pitch_px)
+        h, w = photo.image.shape[:2]
+        if box is not None and (box[2] - box[0]) * (box[3] - box[1]) < REGION_SHARE * w * h:
+            other = _analyse_region(photo, source, box, profile, pitch_px, depth - 1)
             if second_look.better(other, scene):
                 scene = other
     return scene
@@ -258,8 +275,9 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
 
 
 def _analyse_region(photo: Photo, source: Any, box: tuple[int, int, int, int], profile: Any,
-                    pitch_px: float | None) -> Scene:
-    """Read the crop ``box`` (decoded-photo px) of a photo at full resolution; the scene
+                    pitch_px: float | None, depth: int = 0) -> Scene:
+    """Read the crop ``box`` (decoded-photo px) of a photo at full resolution (and, when
+    that read too looks poor, the region within it, ``depth`` more crops deep); the scene
     is given in the whole photo's frame (``origin`` = the crop's corner)."""
     full = photo
     if photo.scale < 1.0 and not isinstance(source, np.ndarray):
@@ -268,14 +286,16 @@ def _analyse_region(photo: Photo, source: Any, box: tuple[int, int, int, int], p
     x0, y0, x1, y1 = (int(round(v * k)) for v in box)
     crop = load_photo(np.ascontiguousarray(full.image[y0:y1, x0:x1]))
     pitch = None if pitch_px is None else pitch_px * full.scale
-    sub = _analyse_looks(crop, crop.image, profile, pitch)
-    origin = np.array([x0, y0], np.float64) / full.scale   # original px
+    sub = _analyse_with_region(crop, crop.image, profile, pitch, None, depth)
+    origin = np.array([x0, y0], np.float64) / full.scale   # original px of the crop's corner
 
     def moved(px: np.ndarray) -> np.ndarray:
         return np.asarray(px, np.float64) / full.scale + origin
 
     return replace(
-        sub, photo=photo, work_scale=sub.work_scale * full.scale, origin=origin,
+        # (a crop within the crop has its own corner: the work image starts there)
+        sub, photo=photo, work_scale=sub.work_scale * full.scale,
+        origin=origin + sub.origin / full.scale,
         readings=[(c, rd, moved(px)) for c, rd, px in sub.readings],
         unreadable=[(c, rd, moved(px)) for c, rd, px in sub.unreadable],
         loose=[{**it, "pixel": [round(float(v), 1) for v in moved(it["pixel"])]} for it in sub.loose])
@@ -364,8 +384,8 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     edges, corners = sample_cells(full, lat_full, occ, shifts)
     cleared = corners.copy()
     unveiled = np.zeros(len(occ), bool)
-    corner_light = np.median(corners[..., 0], axis=1)
-    redo = ~strong | (corner_light > np.median(corner_light[strong]) + LIFTED) if strong.any() else strong
+    corner_light = median(corners[..., 0], axis=1)
+    redo = ~strong | (corner_light > median(corner_light[strong]) + LIFTED) if strong.any() else strong
     redo = np.nonzero(redo)[0]
     if len(redo):
         # faint cells and cells whose corners glare lifts are also sampled cleared of the
@@ -556,7 +576,7 @@ def _body_corners(corners: np.ndarray, model: colours.ColourModel,
     f = colours.features(corners, model)
     chroma = np.hypot(f[..., 0], f[..., 1])
     # most corners in a photo are body: their median chroma is the body's under this light
-    limit = max(BODY_CHROMA, 2.5 * float(np.median(chroma))) if chroma.size else BODY_CHROMA
+    limit = max(BODY_CHROMA, 2.5 * float(median(chroma))) if chroma.size else BODY_CHROMA
     share = (chroma < limit).mean(-1)
     if cleared is not None:
         fc = colours.features(cleared, model)

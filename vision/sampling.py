@@ -9,6 +9,7 @@ import numpy as np
 
 from . import colours
 from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice, sample
+from .order_stats import median
 
 # edge sample pattern in plane units: along the centre→midpoint ray and across it
 _RAY = np.array([0.68, 0.76, 0.84])
@@ -61,7 +62,7 @@ def unveil(edges: np.ndarray, corners: np.ndarray, body: np.ndarray) -> tuple[np
     colour, which are then taken off (unless that colour is far from white: see
     :data:`MAX_TINT`).  Returns the cleared (edges, corners).
     """
-    c = np.median(corners, axis=1)                                   # (N, 3)
+    c = median(corners, axis=1)                                   # (N, 3)
     a = np.clip((c.mean(1) - body.mean()) / max(255.0 - body.mean(), 1.0), 0.0, MAX_VEIL)
     veil = c - (1.0 - a)[:, None] * body                            # a * white, (N, 3)
     # glare is the light's own colour, near white; corners tinted strongly (a hand, a
@@ -88,11 +89,11 @@ def sample_cells(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.nd
     c = sample(bgr, lat.to_image(centres[:, None, :] + CORNER_OFFSETS[None]))
     if body is not None and len(v):
         v, c = unveil(v.astype(np.float64), c.astype(np.float64), np.asarray(body, np.float64))
-    return np.median(_to_lab(v), axis=2), _to_lab(c)
+    return median(_to_lab(v), axis=2), _to_lab(c)
 
 
 def body_colour(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
     """Median BGR (3,) of the corners of ``cells``: the tile bodies' colour in this photo."""
     centres = np.asarray(cells, np.float64) @ BASIS.T + shifts
     c = sample(bgr, lat.to_image(centres[:, None, :] + CORNER_OFFSETS[None]))
-    return np.median(c.reshape(-1, 3), axis=0).astype(np.float64)
+    return median(c.reshape(-1, 3), axis=0).astype(np.float64)
