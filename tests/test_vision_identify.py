@@ -39,14 +39,27 @@ def test_mirror_image_is_a_different_tile():
 
 
 def test_one_tile_per_number_global_assignment():
-    # two cells that both look most like tile 5: the weaker one must take its second choice
+    # two cells that both look most like tile 5: the weaker one cannot have it too; no
+    # other number explains its colours (each under 1 %), so it is left without one
+    # (fit 0: not given as a tile) rather than forced onto some number
     a = _logp(rotated_edges(5, 0), sure=0.99)
     b = _logp(rotated_edges(5, 0), sure=0.9)
-    # make b's edge 0 slightly more like the colour that turns it into its nearest neighbour
     got = identify(np.stack([a, b]))
-    assert got[0].tile == 5
-    assert got[1].tile != 5
-    assert got[1].confidence < got[0].confidence
+    assert got[0].tile == 5 and got[0].fit > 0.9
+    assert got[1].fit == 0.0
+    assert got[1].confidence <= 1.0
+    # a cell that a second number explains well enough takes that one
+    (x, kx), (y, ky), diff = _ambiguous_pair()
+    c = _logp(rotated_edges(x, kx))
+    # the two edges telling them apart: one unseen, one halfway between their colours
+    c[diff[0]] = np.log(np.array([0.01, 0.01, 0.01, 0.01, 0.96]))
+    mixed = np.full(5, 0.02)
+    mixed[CLASSES.index(rotated_edges(x, kx)[diff[1]])] = 0.46
+    mixed[CLASSES.index(rotated_edges(y, ky)[diff[1]])] = 0.46
+    c[diff[1]] = np.log(mixed)
+    got = identify(np.stack([_logp(rotated_edges(x, kx), sure=0.99), c]))
+    assert got[0].tile == x
+    assert got[1].tile == y and got[1].fit > 0.5
 
 
 def test_unclear_edges_give_low_confidence():
@@ -112,4 +125,23 @@ def test_faint_cell_cannot_outbid_a_clear_one_for_its_number():
     ordered = identify(lp, first=np.array([True, False]))
     assert (ordered[0].tile, ordered[0].rotation) == (n, 0)
     assert ordered[0].confidence > 0.9
-    assert ordered[1].tile != n
+    assert ordered[1].tile != n or ordered[1].fit == 0.0   # (no number for it: fit 0)
+
+
+def test_cells_claim_numbers_round_by_round():
+    # first as int rounds: a cell of a later round gets a number only if one is left, and
+    # takes none it fits under 1 % (a cloth cell is not forced onto a faint tile's number)
+    numbers = sorted(TILES)
+    clear = [_logp(rotated_edges(n, 0)) for n in numbers[:55]]
+    cloth = _logp(rotated_edges(numbers[55], 0), sure=0.4)  # fits the 56th tile, poorly
+    faint = 0.5 * _logp(rotated_edges(numbers[55], 0))   # the 56th tile, read faintly
+    lp = np.stack(clear + [cloth, faint])
+    rounds = np.r_[np.zeros(55, int), 0, 1]
+    got = identify(lp, first=rounds)
+    # the cloth cell claiming with the clear ones takes the last number from the faint tile
+    assert got[55].tile == numbers[55] and got[56].fit == 0.0
+    rounds[55] = 2                                         # cloth claims after the faint tile
+    got = identify(lp, first=rounds)
+    assert (got[56].tile, got[56].rotation) == (numbers[55], 0) and got[56].confidence > 0.9
+    assert got[55].fit == 0.0
+    assert [g.tile for g in got[:55]] == numbers[:55]

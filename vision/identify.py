@@ -48,6 +48,12 @@ def candidate_scores(logp: np.ndarray) -> np.ndarray:
     return logp[:, e, CANDIDATES].sum(-1)  # logp[n, e, CANDIDATES[i, k, e]] summed over e
 
 
+CLAIM = 0.01
+"""A cell takes a tile number only if that tile explains its colours at least this well
+(posterior among the 336): a cell that fits no free number is left without one, not
+forced onto some number that a tile read later (a faint cell) would need."""
+
+
 def log_sum_exp(x: np.ndarray) -> np.ndarray:
     """log(sum(exp(x))) along the last axis, (N, M) → (N,); a row of -inf gives -inf.
 
@@ -91,7 +97,8 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
     taken among the numbers not read surely (``SURE``) on another cell.  ``first`` (N,)
     bool: cells given their numbers before the others (clear cells before faint ones
     beside the board: a faint cell on a red cloth fits the tiles with many red edges far
-    better than the others, and could otherwise outbid a tile read cleanly for its number).
+    better than the others, and could otherwise outbid a tile read cleanly for its number);
+    or (N,) int: cells claim numbers in rounds, lowest first.
     """
     n = logp.shape[0]
     if n == 0:
@@ -107,13 +114,15 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
     if unique:
         # more cells than tile numbers: the cells left without a number are not tiles
         spare[:] = True
-        for rows, cols in _assign(best, np.ones(n, bool) if first is None else np.asarray(first, bool)):
+        floor = lse + np.log(CLAIM)
+        for rows, cols in _assign(best, floor, np.zeros(n, int) if first is None else _rounds(first)):
             spare[rows] = False
             choice[rows] = cols
     conf_all = np.exp(best[np.arange(n), choice] - lse)
     if unique:
         # a cell pushed off its own best number by the assignment keeps its doubt
-        lse = np.where(choice == own, _lse_without_taken(flat, choice, conf_all >= SURE, spare), lse)
+        # (a cell left without a number keeps its posterior among all 336)
+        lse = np.where((choice == own) & ~spare, _lse_without_taken(flat, choice, conf_all >= SURE, spare), lse)
     # every cell at once (this runs several times a frame; a loop over cells cost ~5 ms)
     rows = np.arange(n)
     rot = best_rot[rows, choice]
@@ -126,15 +135,29 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
             for t, k, c, f in zip(tiles.tolist(), rot.tolist(), conf.tolist(), fit.tolist())]
 
 
-def _assign(best: np.ndarray, first: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Global assignment of numbers (columns of ``best``, (N, 56)) to cells, ``first``
-    cells before the others; [(cell indices, number indices)] per round."""
+def _rounds(first: np.ndarray) -> np.ndarray:
+    """:func:`identify`'s ``first`` as a round per cell: bool (``True`` first) or int."""
+    first = np.asarray(first)
+    return (~first).astype(int) if first.dtype == bool else first.astype(int)
+
+
+def _assign(best: np.ndarray, floor: np.ndarray, rounds: np.ndarray
+            ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Global assignment of numbers (columns of ``best``, (N, 56)) to cells, round by round
+    (``rounds`` (N,) int, lowest first); [(cell indices, number indices)] per round.  A cell
+    takes no number rather than one it scores under its ``floor`` (N,) (see :data:`CLAIM`):
+    each cell also has a "none" column worth its floor."""
     out = []
     free = np.arange(best.shape[1])
-    for group in (np.nonzero(first)[0], np.nonzero(~first)[0]):
-        if len(group) == 0 or len(free) == 0:
+    for k in np.unique(rounds):
+        group = np.nonzero(rounds == k)[0]
+        if len(free) == 0:
             continue
-        rows, cols = linear_sum_assignment(-best[group][:, free])
+        none = np.full((len(group), len(group)), -1e12)
+        np.fill_diagonal(none, floor[group])
+        rows, cols = linear_sum_assignment(-np.hstack([best[group][:, free], none]))
+        real = cols < len(free)
+        rows, cols = rows[real], cols[real]
         out.append((group[rows], free[cols]))
         # (the numbers given out are struck from the free ones, which stay in order)
         left = np.ones(len(free), bool)

@@ -351,7 +351,8 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     # the turned lattice relabels cells: recompute them in the new frame
     cells = lattice._supported(lat, lat.cells_in(w, h), lattice.support_map(link, _median_size(lat, occ)))
     shifts, con = lattice.local_shifts(link, lat, cells)
-    if (con > OCCUPIED_CONTRAST).sum() > MANY_CELLS:
+    cloth = (con > OCCUPIED_CONTRAST).sum() > MANY_CELLS
+    if cloth:
         # more "tiles" than a set holds: shifted cells find link colour anywhere on a
         # patterned cloth; only cells clear where the lattice itself puts them count
         con = np.where(lattice.cell_contrast(link, lat, cells)[:, 0] > OCCUPIED_CONTRAST, con, 0.0)
@@ -408,7 +409,7 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     model = colours.adapt_scale(model, edges[strong].reshape(-1, 3))
     for _ in range(3):
         logp = colours.log_probs(all_edges, model)
-        readings = identify.identify(logp, first=learn)
+        readings = identify.identify(logp, first=_claim_rounds(logp, learn))
         labels = identify.edge_labels(readings)[learn].ravel()
         weights = np.repeat([r.confidence for r, ok in zip(readings, learn) if ok], 6)
         model = colours.calibrate(model, all_edges[learn].reshape(-1, 3), labels, weights)
@@ -422,7 +423,8 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
         edges[i], cleared[i], shifts[i] = e2[better], c2[better], held[better]
         all_edges[i] = e2[better]
         unveiled[i] = True
-    readings = identify.identify(colours.log_probs(all_edges, model), first=learn)  # with the last model
+    logp = colours.log_probs(all_edges, model)  # with the last model
+    readings = identify.identify(logp, first=_claim_rounds(logp, learn))
     loose_readings = readings[len(occ):]
     readings = readings[:len(occ)]
     keep, bad = [], []
@@ -443,6 +445,10 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
     keep = _on_tiles_if_scattered(keep, mask, lat, scene.shifts)
     keep, isolated = _split_isolated(keep, len(hexes))
+    if cloth and not keep:
+        # a lattice over a patterned cloth that reads no two touching tiles found the
+        # cloth, not a Tantrix: its cells read alone are dots of the print
+        isolated = []
     if len(keep) == 1 and not isolated and not hexes and not _clear(keep[0][1]):
         # a lone tile is a board only if it reads clearly: a face-down tile or a
         # coaster on an empty table reads as some tile, poorly
@@ -525,12 +531,27 @@ def _on_tiles_if_scattered(items: list, mask: np.ndarray, lat: Lattice, shifts: 
             if v >= TILE_COVER or (v >= TILE_COVER / 2 and _clean(rd))]
 
 
+def _claim_rounds(logp: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """The round in which each cell claims its tile number (``identify``'s ``first``):
+    clear cells (``first``), then faint ones, then cells whose colours no tile explains
+    (their own best reading could not be given as a tile: a patch of patterned cloth under
+    the lattice).  A cloth of coloured dots can put more "clear" cells under the lattice
+    than there are numbers; claiming first, they left the tiles read faintly without one."""
+    own = identify.identify(logp, unique=False)
+    unfit = np.array([not _fits(rd) for rd in own], bool)
+    return (~first).astype(int) + 2 * unfit
+
+
+def _fits(rd: identify.Reading) -> bool:
+    """Do a reading's edges fit one tile that stands out (see :func:`_readable`)?"""
+    return rd.fit >= UNREADABLE_FIT and rd.confidence >= LOW_CONFIDENCE
+
+
 def _readable(rd: identify.Reading, body: float) -> bool:
     """Is a reading given as a tile?  Its edges fit and one tile stands out, and its
     corners are grey body (``body``: their share); glare can light a corner, so a reading
     this clean needs only half of them."""
-    return (rd.fit >= UNREADABLE_FIT and rd.confidence >= LOW_CONFIDENCE
-            and (body >= BODY_CORNERS or (body >= 0.5 and _clean(rd))))
+    return _fits(rd) and (body >= BODY_CORNERS or (body >= 0.5 and _clean(rd)))
 
 
 def _clean(rd: identify.Reading) -> bool:
