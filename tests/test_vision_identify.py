@@ -50,13 +50,7 @@ def test_one_tile_per_number_global_assignment():
     assert got[1].confidence <= 1.0
     # a cell that a second number explains well enough takes that one
     (x, kx), (y, ky), diff = _ambiguous_pair()
-    c = _logp(rotated_edges(x, kx))
-    # the two edges telling them apart: one unseen, one halfway between their colours
-    c[diff[0]] = np.log(np.array([0.01, 0.01, 0.01, 0.01, 0.96]))
-    mixed = np.full(5, 0.02)
-    mixed[CLASSES.index(rotated_edges(x, kx)[diff[1]])] = 0.46
-    mixed[CLASSES.index(rotated_edges(y, ky)[diff[1]])] = 0.46
-    c[diff[1]] = np.log(mixed)
+    c = _halfway((x, kx), (y, ky), diff)
     got = identify(np.stack([_logp(rotated_edges(x, kx), sure=0.99), c]))
     assert got[0].tile == x
     assert got[1].tile == y and got[1].fit > 0.5
@@ -93,15 +87,22 @@ def _ambiguous_pair():
     raise AssertionError("no pair of tiles differing on two edges")
 
 
-def test_a_number_read_surely_elsewhere_is_no_rival():
-    (a, ka), (b, kb), diff = _ambiguous_pair()
-    lp = _logp(rotated_edges(a, ka))
-    # edge diff[0] unseen (black), edge diff[1] halfway between the two tiles' colours
+def _halfway(first: tuple[int, int], second: tuple[int, int], diff: list[int]) -> np.ndarray:
+    """Log-probs (6, 5) of tile ``first`` (number, rotation) with the two edges telling it
+    from ``second`` seen so that it fits both equally: edge diff[0] unseen (black), edge
+    diff[1] halfway between the two tiles' colours."""
+    lp = _logp(rotated_edges(*first))
     lp[diff[0]] = np.log(np.array([0.01, 0.01, 0.01, 0.01, 0.96]))
     mixed = np.full(5, 0.02)
-    mixed[CLASSES.index(rotated_edges(a, ka)[diff[1]])] = 0.46
-    mixed[CLASSES.index(rotated_edges(b, kb)[diff[1]])] = 0.46
+    mixed[CLASSES.index(rotated_edges(*first)[diff[1]])] = 0.46
+    mixed[CLASSES.index(rotated_edges(*second)[diff[1]])] = 0.46
     lp[diff[1]] = np.log(mixed)
+    return lp
+
+
+def test_a_number_read_surely_elsewhere_is_no_rival():
+    (a, ka), (b, kb), diff = _ambiguous_pair()
+    lp = _halfway((a, ka), (b, kb), diff)
     alone = identify(lp[None])[0]
     assert alone.confidence < 0.6          # two tiles fit: unsure on its own
     # tile b lies clearly elsewhere on the table: this cell can only be a
