@@ -88,8 +88,8 @@ def _lse_without_taken(flat: np.ndarray, choice: np.ndarray, sure: np.ndarray, s
     return log_sum_exp(masked)
 
 
-def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = None
-             ) -> list[Reading]:
+def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = None,
+             last_if: tuple[float, float] | None = None) -> list[Reading]:
     """Identify N cells from their edge log-probabilities ``logp`` (N, 6, 5).
 
     With ``unique`` each tile number goes to at most one cell; with more than 56 cells the
@@ -98,7 +98,11 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
     bool: cells given their numbers before the others (clear cells before faint ones
     beside the board: a faint cell on a red cloth fits the tiles with many red edges far
     better than the others, and could otherwise outbid a tile read cleanly for its number);
-    or (N,) int: cells claim numbers in rounds, lowest first.
+    or (N,) int: cells claim numbers in rounds, lowest first.  ``last_if`` = (fit,
+    confidence): cells whose own best tile fits under that fit or that confidence claim
+    after all the others (colours no tile explains: a patch of patterned cloth under the
+    lattice; a cloth of coloured dots can put more such cells there than there are
+    numbers, and claiming first they left the tiles read faintly without one).
     """
     n = logp.shape[0]
     if n == 0:
@@ -115,7 +119,13 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
         # more cells than tile numbers: the cells left without a number are not tiles
         spare[:] = True
         floor = lse + np.log(CLAIM)
-        for rows, cols in _assign(best, floor, np.zeros(n, int) if first is None else _rounds(first)):
+        rounds = np.zeros(n, int) if first is None else _rounds(first)
+        if last_if is not None:
+            own_rot = best_rot[np.arange(n), own]
+            own_conf = np.exp(best[np.arange(n), own] - lse)
+            unfit = (_fit(logp, own, own_rot) < last_if[0]) | (own_conf < last_if[1])
+            rounds = rounds + 2 * unfit
+        for rows, cols in _assign(best, floor, rounds):
             spare[rows] = False
             choice[rows] = cols
     conf_all = np.exp(best[np.arange(n), choice] - lse)
@@ -127,12 +137,18 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
     rows = np.arange(n)
     rot = best_rot[rows, choice]
     conf = np.exp(sc[rows, choice, rot] - lse)
-    edges = CANDIDATES[choice, rot]                                   # (N, 6)
-    fit = np.exp(logp[rows[:, None], np.arange(6)[None, :], edges]).mean(1)
+    fit = _fit(logp, choice, rot)
     fit[spare] = 0.0
     tiles = NUMBERS[choice]
     return [Reading(int(t), int(k), float(c), float(f))
             for t, k, c, f in zip(tiles.tolist(), rot.tolist(), conf.tolist(), fit.tolist())]
+
+
+def _fit(logp: np.ndarray, choice: np.ndarray, rot: np.ndarray) -> np.ndarray:
+    """Mean probability (N,) of each cell's edges being the colours of tile index
+    ``choice`` turned ``rot``."""
+    edges = CANDIDATES[choice, rot]                                   # (N, 6)
+    return np.exp(logp[np.arange(len(choice))[:, None], np.arange(6)[None, :], edges]).mean(1)
 
 
 def _rounds(first: np.ndarray) -> np.ndarray:

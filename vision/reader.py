@@ -116,6 +116,10 @@ LOW_CONFIDENCE = 0.5
 """Readings under this confidence are not given as tiles: they are listed as unreadable
 (two tiles fit the colours seen about equally well; guessing would mislead the referee)."""
 
+UNFIT = (UNREADABLE_FIT, LOW_CONFIDENCE)
+"""Cells whose own best tile fits worse than this (fit, confidence) could not be given as
+tiles: they claim tile numbers last (``identify.identify``'s ``last_if``)."""
+
 
 
 @dataclass
@@ -409,7 +413,7 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     model = colours.adapt_scale(model, edges[strong].reshape(-1, 3))
     for _ in range(3):
         logp = colours.log_probs(all_edges, model)
-        readings = identify.identify(logp, first=_claim_rounds(logp, learn))
+        readings = identify.identify(logp, first=learn, last_if=UNFIT)
         labels = identify.edge_labels(readings)[learn].ravel()
         weights = np.repeat([r.confidence for r, ok in zip(readings, learn) if ok], 6)
         model = colours.calibrate(model, all_edges[learn].reshape(-1, 3), labels, weights)
@@ -424,7 +428,7 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
         all_edges[i] = e2[better]
         unveiled[i] = True
     logp = colours.log_probs(all_edges, model)  # with the last model
-    readings = identify.identify(logp, first=_claim_rounds(logp, learn))
+    readings = identify.identify(logp, first=learn, last_if=UNFIT)
     loose_readings = readings[len(occ):]
     readings = readings[:len(occ)]
     keep, bad = [], []
@@ -531,20 +535,9 @@ def _on_tiles_if_scattered(items: list, mask: np.ndarray, lat: Lattice, shifts: 
             if v >= TILE_COVER or (v >= TILE_COVER / 2 and _clean(rd))]
 
 
-def _claim_rounds(logp: np.ndarray, first: np.ndarray) -> np.ndarray:
-    """The round in which each cell claims its tile number (``identify``'s ``first``):
-    clear cells (``first``), then faint ones, then cells whose colours no tile explains
-    (their own best reading could not be given as a tile: a patch of patterned cloth under
-    the lattice).  A cloth of coloured dots can put more "clear" cells under the lattice
-    than there are numbers; claiming first, they left the tiles read faintly without one."""
-    own = identify.identify(logp, unique=False)
-    unfit = np.array([not _fits(rd) for rd in own], bool)
-    return (~first).astype(int) + 2 * unfit
-
-
 def _fits(rd: identify.Reading) -> bool:
     """Do a reading's edges fit one tile that stands out (see :func:`_readable`)?"""
-    return rd.fit >= UNREADABLE_FIT and rd.confidence >= LOW_CONFIDENCE
+    return rd.fit >= UNFIT[0] and rd.confidence >= UNFIT[1]
 
 
 def _readable(rd: identify.Reading, body: float) -> bool:
