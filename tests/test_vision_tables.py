@@ -190,3 +190,18 @@ def test_search_centre_is_the_densest_link_colour_not_the_mean():
     assert np.linalg.norm(mean - [140, 230]) > 100
     assert np.linalg.norm(peak - [140, 230]) < 25
     assert search.link_centre(np.zeros((50, 50), np.float32)) is None
+
+
+def test_a_cloth_lattice_that_kept_no_tile_does_not_outrank_a_read_board(bench_scene):
+    # hard-69: 10 tiles of 42 px in dim light on a striped cloth.  The first looks lay a
+    # lattice over the stripes whose cells fit tiles in the search (score 25) yet keep
+    # no tile; the camera-grey look reads the board on a lattice scoring 9 of 10.  A
+    # lattice's score counts only up to the tiles its read kept.
+    path, _truth, expected = bench_scene("hard", 69)
+    read = read_photo(str(path))
+    assert best_alignment(expected, read)[2] >= 9
+    # (the rule itself: a read that kept nothing has earned no lattice score)
+    scene = reader.analyse(str(path))
+    empty = reader.Scene(scene.photo, scene.work, scene.work_scale, lattice=scene.lattice)
+    assert second_look.earned(empty) == 0
+    assert second_look.better(scene, empty)

@@ -38,13 +38,22 @@ def quality(scene: Any) -> float:
 
 def better(other: Any, scene: Any) -> bool:
     """Does read ``other`` beat ``scene``?  More tiles read, on a lattice whose cells read
-    at least as well (the search's own score): a wrong lattice can still land a few cells
-    on link colour that read as confident, wrong tiles."""
+    at least as well (the search's own score, for ``scene`` only as far as it kept tiles:
+    :func:`earned`): a wrong lattice can still land a few cells on link colour that read
+    as confident, wrong tiles."""
     if quality(other) <= quality(scene):
         return False
     if other.lattice is None or scene.lattice is None:
         return True
-    return other.lattice.score >= scene.lattice.score
+    return other.lattice.score >= earned(scene)
+
+
+def earned(scene: Any) -> float:
+    """A read's lattice score, capped by the tiles the read kept: a lattice laid over a
+    patterned cloth can score well in the search (its cells' colours fit tiles) and yet
+    keep no tile once the reader's checks have run (hard-69: such a lattice scored 25 and
+    read nothing, and outranked a look that read 9 tiles of 10)."""
+    return min(scene.lattice.score, len(scene.readings) + len(scene.unreadable))
 
 
 def wanted(scene: Any) -> bool:
