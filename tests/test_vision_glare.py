@@ -70,6 +70,18 @@ def test_glare_washed_tiles_are_read_once_cleared(bench_scene):
     assert len(read) - right == 0
 
 
+def test_a_glare_patch_over_several_tiles_is_read_from_its_edge_inwards(bench_scene):
+    # real-texture-44: 24 tiles of 34 px on a dotted cloth; a glare spot washes out three
+    # tiles at the board's edge.  One touches two clear tiles and is read cleared of the
+    # veil in the first round; the two behind it have only one clear neighbour until it
+    # is read, and are read in the next round.
+    path, _truth, expected = bench_scene("real-texture", 44)
+    read = read_photo(str(path))
+    right = best_alignment(expected, read)[2]
+    assert right >= len(expected) - 1
+    assert len(read) == right
+
+
 def test_a_strongly_tinted_veil_is_no_glare():
     # skin over the corners (a hand) is not glare: the cell is left as seen
     edges, corners, _truth = _veiled(0.5, white=(100.0, 140.0, 220.0))

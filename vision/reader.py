@@ -82,6 +82,10 @@ round it (a cloth dot with a dark rim is closed over by the plain gate)."""
 HELD = 2
 """Clear neighbours a cell needs to be read for a glare-washed tile."""
 
+VEIL_ROUNDS = 3
+"""Rounds of reading glare-washed cells: cells read clearly in one round count as clear
+neighbours in the next (hard-80: a patch of glare over five tiles at the board's edge)."""
+
 LIFTED = 12.0
 """Lab lightness by which a clear cell's corners must exceed the typical body's to be
 read again cleared of glare."""
@@ -379,73 +383,86 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     # cells in or beside the board whose links glare has washed out: faint cells and
     # unread cells held by clear ones are read cleared of the veil, and kept only if
     # they then read clearly
-    extra = _veiled_cells(link, lat, occ[strong], occ)
-    # (a washed-out cell's own links are too faint to settle it: it sits where its
-    # neighbours do)
-    shifts = np.concatenate([shifts, _neighbours_shift(extra, occ[strong], shifts[strong])])
-    occ = np.concatenate([occ, extra])
-    strong = np.r_[strong, np.zeros(len(extra), bool)]
-    edges, corners = sample_cells(full, lat_full, occ, shifts)
-    cleared = corners.copy()
-    unveiled = np.zeros(len(occ), bool)
-    corner_light = median(corners[..., 0], axis=1)
-    redo = ~strong | (corner_light > median(corner_light[strong]) + LIFTED) if strong.any() else strong
-    redo = np.nonzero(redo)[0]
-    if len(redo):
-        # faint cells and cells whose corners glare lifts are also sampled cleared of the
-        # veil (a faint cell where its clear neighbours put it); see below
-        body = sampling.body_colour(full, lat_full, occ[strong], shifts[strong])
-        held = shifts[redo].copy()
-        faint = ~strong[redo]
-        held[faint] = _neighbours_shift(occ[redo[faint]], occ[strong], shifts[strong])
-        e2, c2 = sample_cells(full, lat_full, occ[redo], held, body)
-    loose_edges, loose_corners = [], []
-    for hx in hexes:
-        # the blob's hexagon is rough: settle it on its links like any lattice cell
-        sh, _ = lattice.local_shifts(link, Lattice(hx.H), np.zeros((1, 2), int))
-        hx.shift = sh[0]
-        e, c = sample_cells(full, Lattice(S @ hx.H), np.zeros((1, 2), int), hx.shift[None])
-        loose_edges.append(e)
-        loose_corners.append(c)
-    all_edges = np.concatenate([edges] + loose_edges) if loose_edges else edges
-    # the colour model learns only from clear cells and loose hexagons, not faint ones
-    learn = np.r_[strong, np.ones(len(hexes), bool)]
-    model = colours.adapt_scale(model, edges[strong].reshape(-1, 3))
-    for _ in range(3):
-        logp = colours.log_probs(all_edges, model)
+    occ0, shifts0, strong0, model0 = occ, shifts, strong, model
+    extra = _veiled_cells(link, lat, occ0[strong0], occ0)
+    known, known_shifts = occ0[strong0], shifts0[strong0]
+    for _round in range(VEIL_ROUNDS):
+        # (a washed-out cell's own links are too faint to settle it: it sits where its
+        # neighbours do)
+        shifts = np.concatenate([shifts0, _neighbours_shift(extra, known, known_shifts)])
+        occ = np.concatenate([occ0, extra])
+        strong = np.r_[strong0, np.zeros(len(extra), bool)]
+        model, won = model0, []
+        edges, corners = sample_cells(full, lat_full, occ, shifts)
+        cleared = corners.copy()
+        unveiled = np.zeros(len(occ), bool)
+        corner_light = median(corners[..., 0], axis=1)
+        redo = ~strong | (corner_light > median(corner_light[strong]) + LIFTED) if strong.any() else strong
+        redo = np.nonzero(redo)[0]
+        if len(redo):
+            # faint cells and cells whose corners glare lifts are also sampled cleared of the
+            # veil (a faint cell where its clear neighbours put it); see below
+            body = sampling.body_colour(full, lat_full, occ[strong], shifts[strong])
+            held = shifts[redo].copy()
+            faint = ~strong[redo]
+            held[faint] = _neighbours_shift(occ[redo[faint]], occ[strong], shifts[strong])
+            e2, c2 = sample_cells(full, lat_full, occ[redo], held, body)
+        loose_edges, loose_corners = [], []
+        for hx in hexes:
+            # the blob's hexagon is rough: settle it on its links like any lattice cell
+            sh, _ = lattice.local_shifts(link, Lattice(hx.H), np.zeros((1, 2), int))
+            hx.shift = sh[0]
+            e, c = sample_cells(full, Lattice(S @ hx.H), np.zeros((1, 2), int), hx.shift[None])
+            loose_edges.append(e)
+            loose_corners.append(c)
+        all_edges = np.concatenate([edges] + loose_edges) if loose_edges else edges
+        # the colour model learns only from clear cells and loose hexagons, not faint ones
+        learn = np.r_[strong, np.ones(len(hexes), bool)]
+        model = colours.adapt_scale(model, edges[strong].reshape(-1, 3))
+        for _ in range(3):
+            logp = colours.log_probs(all_edges, model)
+            readings = identify.identify(logp, first=learn, last_if=UNFIT)
+            labels = identify.edge_labels(readings)[learn].ravel()
+            weights = np.repeat([r.confidence for r, ok in zip(readings, learn) if ok], 6)
+            model = colours.calibrate(model, all_edges[learn].reshape(-1, 3), labels, weights)
+        if len(redo):
+            # with the photo's colours learnt, a cell sampled both ways is read the way that
+            # explains its colours clearly better
+            fit = [np.array([r.fit for r in identify.identify(colours.log_probs(e, model), unique=False)])
+                   for e in (edges[redo], e2)]
+            better = fit[1] > fit[0] + CLEARLY_BETTER
+            i = redo[better]
+            edges[i], cleared[i], shifts[i] = e2[better], c2[better], held[better]
+            all_edges[i] = e2[better]
+            unveiled[i] = True
+        logp = colours.log_probs(all_edges, model)  # with the last model
         readings = identify.identify(logp, first=learn, last_if=UNFIT)
-        labels = identify.edge_labels(readings)[learn].ravel()
-        weights = np.repeat([r.confidence for r, ok in zip(readings, learn) if ok], 6)
-        model = colours.calibrate(model, all_edges[learn].reshape(-1, 3), labels, weights)
-    if len(redo):
-        # with the photo's colours learnt, a cell sampled both ways is read the way that
-        # explains its colours clearly better
-        fit = [np.array([r.fit for r in identify.identify(colours.log_probs(e, model), unique=False)])
-               for e in (edges[redo], e2)]
-        better = fit[1] > fit[0] + CLEARLY_BETTER
-        i = redo[better]
-        edges[i], cleared[i], shifts[i] = e2[better], c2[better], held[better]
-        all_edges[i] = e2[better]
-        unveiled[i] = True
-    logp = colours.log_probs(all_edges, model)  # with the last model
-    readings = identify.identify(logp, first=learn, last_if=UNFIT)
-    loose_readings = readings[len(occ):]
-    readings = readings[:len(occ)]
-    keep, bad = [], []
-    centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts) / ws
-    body = _body_corners(np.concatenate([corners] + loose_corners), model,
-                         np.concatenate([cleared] + loose_corners))
-    loose_body, body = body[len(occ):], body[:len(occ)]
-    for i, (cell, rd) in enumerate(zip(occ, readings)):
-        item = (tuple(int(v) for v in cell), rd, centres[i])
-        readable = _readable(rd, body[i])
-        if not strong[i] or unveiled[i]:
-            # a faint cell beside the tiles (or one read cleared of glare) counts only if
-            # it reads as a tile clearly
-            if readable and _clear(rd):
-                keep.append(item)
-            continue
-        (keep if readable else bad).append(item)
+        loose_readings = readings[len(occ):]
+        readings = readings[:len(occ)]
+        keep, bad = [], []
+        centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts) / ws
+        body = _body_corners(np.concatenate([corners] + loose_corners), model,
+                             np.concatenate([cleared] + loose_corners))
+        loose_body, body = body[len(occ):], body[:len(occ)]
+        for i, (cell, rd) in enumerate(zip(occ, readings)):
+            item = (tuple(int(v) for v in cell), rd, centres[i])
+            readable = _readable(rd, body[i])
+            if not strong[i] or unveiled[i]:
+                # a faint cell beside the tiles (or one read cleared of glare) counts only if
+                # it reads as a tile clearly
+                if readable and _clear(rd):
+                    keep.append(item)
+                    won.append(i)
+                continue
+            (keep if readable else bad).append(item)
+        # a glare patch over several tiles is read from its edge inwards: a cell read
+        # clearly only once cleared of the veil holds its neighbours as a clear cell does
+        known = np.concatenate([occ0[strong0], occ[won]])
+        known_shifts = np.concatenate([shifts0[strong0], shifts[won]])
+        more = _veiled_cells(link, lat, known, occ)
+        if len(more) == 0 or not won:
+            break
+        extra = np.concatenate([extra, more])
     scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
     keep = _on_tiles_if_scattered(keep, mask, lat, scene.shifts)
     keep, isolated = _split_isolated(keep, len(hexes))
