@@ -24,6 +24,10 @@ from .table import lay_table, make_table
 CORNER = 0.2
 """Rounding radius of a tile's corners (tile units)."""
 _OUTLINE = tileface.rounded_hexagon(1.0, CORNER, 4)
+MIN_TILE_PX = 20.0
+"""Smallest tile the fill rule may shrink tiles to (px, corner to corner at the board's
+centre): the reader is specified for tiles of 20 to 300 px (issue 4 asks the generator
+for that range).  A far shot of a big board in a small frame had made tiles of 7-13 px."""
 _VERTICES = np.array([tileface.vertex(k) for k in range(6)])
 
 
@@ -473,7 +477,8 @@ def render_scene(board: Board | dict, params: dict | None = None, seed: int = 0
         # tiles as large as asked, but no larger than lets the board span ``fill`` of the frame
         xy = np.array([pc.xy for pc in pieces])
         extent = float((xy.max(0) - xy.min(0)).max()) + 2.0
-        p["tile_px"] = round(min(p["tile_px"], p["fill"] * min(w, h) * 2.0 / extent), 2)
+        fits = p["fill"] * min(w, h) * 2.0 / extent
+        p["tile_px"] = round(min(p["tile_px"], max(fits, MIN_TILE_PX)), 2)
     used = board.numbers()
     spare = [n for n in TILES if n not in used]
     rng.shuffle(spare)

@@ -212,3 +212,18 @@ def test_every_tile_lies_inside_the_frame():
         for t in truth["tiles"] + truth["loose"] + truth["face_down"]:
             c = np.array(t["corners"])
             assert c.min() >= 0 and c[:, 0].max() <= 480 and c[:, 1].max() <= 360, (s, t)
+
+
+def test_a_far_shot_keeps_tiles_at_least_20_px():
+    """The fill rule shrinks tiles to frame a big board, but not below the 20 px the reader
+    is specified for (a far shot of 54 tiles in a 600x800 photo had made them 13 px)."""
+    from scenegen.render import MIN_TILE_PX
+    p = random_params("hard", np.random.default_rng(3))
+    p.update({"width": 600, "height": 800, "tile_px": 120.0, "fill": 0.15, "tilt_deg": 0.0})
+    _, truth = render(random_position(54, seed=4), p, seed=4)
+    assert truth["render"]["tile_px"] == MIN_TILE_PX
+    assert truth["render"]["tile_px_measured"] >= 0.9 * MIN_TILE_PX
+    # a board that fits at the asked size is not enlarged
+    p.update({"fill": 0.9, "tile_px": 30.0})
+    _, truth = render(random_position(5, seed=4), p, seed=4)
+    assert truth["render"]["tile_px"] == 30.0
