@@ -21,10 +21,15 @@ def analyze(board: Board, *, paths: bool = True) -> dict[str, Any]:
     Fields as CONTRACT.md (``tiles``, ``mismatches``, ``forced_spaces``, ``double_gobbles``,
     ``same_colour_forced``, ``controlled_cells``, ``holes``, ``colours``) plus
     ``restraint_violations`` (``{"rule", "cells", "reason"}``) and, per colour, ``lines``
-    and ``loops`` as lists of cell sequences (omitted with ``paths=False``).
+    and ``loops`` as lists of cell sequences (omitted with ``paths=False``), and
+    ``unread_cells``: cells where a tile lies that could not be read (the board JSON's
+    ``unreadable`` list, as ``tantrix read`` gives it).  Those cells count as occupied
+    (never a forced space, hole or controlled cell, and they count as neighbours), but
+    their edges are unknown: no mismatch or same-colour finding rests on them, and every
+    line through them is cut there, so scores are then lower bounds.
     Loose tiles are not part of the position and are ignored.
     """
-    counts = neighbour_counts(board.tiles)
+    counts = neighbour_counts(board.occupied())
     spaces = forced_spaces(board, counts)
     colours: dict[str, Any] = {}
     for colour, cp in all_colour_paths(board).items():
@@ -57,4 +62,5 @@ def analyze(board: Board, *, paths: bool = True) -> dict[str, Any]:
             for v in restraint_violations(board, spaces)
         ],
         "colours": colours,
+        "unread_cells": [_cell(c) for c in sorted(board.unread_cells())],
     }

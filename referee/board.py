@@ -99,6 +99,16 @@ class Board:
         """The tile numbers on the board."""
         return {p.tile for p in self.tiles.values()}
 
+    def unread_cells(self) -> set[Cell]:
+        """Cells where a tile lies that could not be read (the reader's ``unreadable``
+        list: a hand over it, colours that fit two tiles).  They are occupied, so no
+        finding may call them empty, but their colours are unknown."""
+        return {(u["q"], u["r"]) for u in self.meta.get("unreadable") or []} - self.tiles.keys()
+
+    def occupied(self) -> set[Cell]:
+        """Every cell a tile lies on: the tiles read and the :meth:`unread_cells`."""
+        return set(self.tiles) | self.unread_cells()
+
     def tile_neighbours(self, cell: Cell) -> int:
         """How many of the six neighbours of ``cell`` hold a tile."""
         tiles = self.tiles
@@ -193,8 +203,21 @@ def board_from_json(data: Any) -> Board:
                 raise BadInput(f"tile {number} used twice (on the board and loose)")
             on_board.add(number)
     board.loose = list(loose)
+    _check_unreadable(data.get("unreadable", []), board)
     board.meta = {k: v for k, v in data.items() if k not in ("tiles", "bag_empty", "loose")}
     return board
+
+
+def _check_unreadable(items: Any, board: Board) -> None:
+    """``unreadable`` (as ``tantrix read`` writes it): a list of objects with integer
+    ``q`` and ``r``, none on a cell that holds a tile read."""
+    if not isinstance(items, list):
+        raise BadInput("'unreadable' must be a list")
+    for i, u in enumerate(items):
+        if not isinstance(u, dict) or not all(_is_int(u.get(k)) for k in ("q", "r")):
+            raise BadInput(f"unreadable[{i}] must be an object with integer 'q' and 'r'")
+        if (u["q"], u["r"]) in board.tiles:
+            raise BadInput(f"unreadable[{i}]: cell ({u['q']}, {u['r']}) already holds a tile")
 
 
 def loads(text: str) -> Board:

@@ -11,7 +11,7 @@ def holes(board: Board) -> list[Cell]:
     The search runs inside the axial bounding parallelogram grown by one cell; its rim is
     empty and connected, so anything the flood from the rim cannot reach is enclosed.
     """
-    tiles = board.tiles
+    tiles = board.occupied()  # a tile that could not be read still fills its cell
     if len(tiles) < 6:
         return []  # fewer than six tiles cannot enclose a cell
     qs = [c[0] for c in tiles]

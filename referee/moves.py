@@ -50,7 +50,9 @@ class MoveContext:
     def __init__(self, board: Board, bag_empty: bool | None = None) -> None:
         self.board = board
         self.bag_empty = board.bag_empty if bag_empty is None else bag_empty
-        self.counts = neighbour_counts(board.tiles)
+        # a tile that could not be read fills its cell; its edges constrain nothing
+        self.occupied = board.occupied()
+        self.counts = neighbour_counts(self.occupied)
         self.facing = {c: facing_colours(board, c) for c in self.counts}
         # (edge, colour) pairs a tile must show on each candidate cell: the fast match test
         self.constraints = {
@@ -61,14 +63,15 @@ class MoveContext:
         if self.bag_empty:
             self.controlled: set[Cell] = set()
         else:
-            view = board if not board.bag_empty else Board(board.tiles, bag_empty=False)
+            view = board if not board.bag_empty else Board(board.tiles, bag_empty=False, meta=board.meta)
             self.controlled = set(controlled_cells(view))
 
     def check(self, number: int, cell: Cell, rotation: int) -> MoveCheck:
         """Check one placement (see the module docstring for the order of checks)."""
         board = self.board
-        if cell in board.tiles:
-            return MoveCheck(number, cell, rotation, "occupied", None, f"cell {cell} already holds a tile")
+        if cell in self.occupied:
+            what = "a tile" if cell in board.tiles else "a tile that could not be read"
+            return MoveCheck(number, cell, rotation, "occupied", None, f"cell {cell} already holds {what}")
         edges = rotated_edges(number, rotation)
         if not board.tiles:
             return MoveCheck(number, cell, rotation)
@@ -117,7 +120,7 @@ class MoveContext:
             for e, (dq, dr) in enumerate(DIRECTIONS):
                 n = (q + dq, r + dr)
                 before = self.counts.get(n, 0)
-                if n in self.board.tiles or before + 1 < FORCED:
+                if n in self.occupied or before + 1 < FORCED:
                     continue
                 facing = self.facing[n]
                 found.append((e, n, before, facing, before >= FORCED and is_same_colour(facing)))

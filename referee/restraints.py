@@ -95,10 +95,11 @@ def existing_conflicts(board: Board, base=None) -> frozenset[Cell]:
     Conflicting cells are set aside round after round until the board's cascade runs
     clean; empty for a board that breaks no restraint.
     """
-    base = base or _base(board.tiles)
+    occupied = board.occupied()
+    base = base or _base(occupied)
     aside: frozenset[Cell] = frozenset()
     while True:
-        bad = cascade(board.tiles, aside=aside, base=base)
+        bad = cascade(occupied, aside=aside, base=base)
         if not bad:
             return aside
         aside = aside | bad
@@ -124,11 +125,12 @@ def controlled_cells(board: Board, counts: dict[Cell, int] | None = None) -> lis
     """Empty cells with 1 or 2 tile neighbours where a free move is forbidden by restraint 3.
 
     Empty when the bag is empty (restraints lifted).  Sorted.  ``counts`` =
-    :func:`~referee.gobbles.neighbour_counts` of the board, if the caller has it.
+    :func:`~referee.gobbles.neighbour_counts` of the board's occupied cells
+    (:meth:`~referee.board.Board.occupied`), if the caller has it.
     """
     if board.bag_empty or not board.tiles:
         return []
-    tiles = board.tiles
+    tiles = board.occupied()  # (tiles that could not be read fill their cells too)
     counts = counts if counts is not None else neighbour_counts(tiles)
     base = (counts, {c for c, k in counts.items() if k >= FORCED})
     aside = existing_conflicts(board, base)

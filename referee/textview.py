@@ -15,7 +15,7 @@ def draw_board(board: Board, report: dict[str, Any] | None = None) -> str:
 
     Flat-topped columns are staggered by half a row, as on the table.  Marks on empty
     cells: ``!3``/``!4``.. forced space with that many neighbours (``!!`` same colour),
-    ``ctl`` controlled cell, ``( )`` hole.
+    ``ctl`` controlled cell, ``( )`` hole; ``?`` a tile that could not be read.
     """
     if not board.tiles:
         return "(empty board)\n"
@@ -29,6 +29,8 @@ def draw_board(board: Board, report: dict[str, Any] | None = None) -> str:
             marks[tuple(c)] = "!!"
         for c in report.get("holes", []):
             marks[tuple(c)] = "( )"
+    for c in board.unread_cells():
+        marks[c] = "?"
     bad = set()
     if report:
         for m in report.get("mismatches", []):
@@ -57,9 +59,16 @@ def findings(report: dict[str, Any]) -> list[tuple[str, str]]:
     """The report's findings as ``(kind, sentence)`` pairs, one per finding.
 
     Kinds: ``mismatch``, ``forced``, ``double``, ``same``, ``controlled``, ``hole``,
-    ``violation``, or ``ok`` (the single sentence of a board with no findings).
+    ``violation``, or ``ok`` (the single sentence of a board with no findings), and
+    ``unread`` (tiles that could not be read: findings beside them may be missing).
     """
     out = []
+    unread = report.get("unread_cells") or []
+    if unread:
+        cells = " ".join(str(tuple(c)) for c in unread)
+        out.append(("unread", f"{len(unread)} tile(s) could not be read, at {cells}: their cells "
+                              "count as occupied, but mismatches and lines through them are "
+                              "not judged (scores are lower bounds)"))
     for m in report["mismatches"]:
         a, b = m["colours"]
         out.append(("mismatch", f"mismatch: {tuple(m['cell'])} edge {m['edge']} shows {a}, "
@@ -78,7 +87,7 @@ def findings(report: dict[str, Any]) -> list[tuple[str, str]]:
         out.append(("hole", "holes: " + " ".join(str(tuple(c)) for c in report["holes"])))
     for v in report.get("restraint_violations", []):
         out.append(("violation", f"restraint {v['rule']} broken: {v['reason']}"))
-    if not out:
+    if len(out) == (1 if unread else 0):
         out.append(("ok", "no findings: every touching edge matches, no forced spaces, no holes"))
     return out
 
