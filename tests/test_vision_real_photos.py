@@ -39,3 +39,16 @@ def test_real_photo_read_exactly(name):
                 < 0.25 * data["image"]["width"] / 10]
         assert near, f"no tile read near {t['pixel']}"
         assert all(0.0 <= e["confidence"] <= 1.0 for e in near)
+
+
+@pytest.mark.parametrize("variant", ["scale-0.4", "turn-37", "oblique-0.3", "dark-x0.45",
+                                     "cold", "jpeg-25", "noise-12"])
+@pytest.mark.parametrize("name", ["discovery10", "carpet13"])
+def test_real_photo_read_whole_when_camera_or_light_change(name, variant):
+    """The real photos made smaller, turned, steeper, darker, colder, noisier or compressed
+    harder (bench/real_photo_bench.py's variants) are still read tile for tile."""
+    if not (PHOTOS / f"{name}.jpg").exists():
+        pytest.skip("real photos missing")
+    from bench.real_photo_bench import read_variant
+    row = read_variant(name, variant)
+    assert row["right"] == row["tiles"], row

@@ -16,7 +16,7 @@ import numpy as np
 from referee.board import Board
 from referee.hexgrid import components, neighbours
 
-from . import bodies, colours, identify, lattice, region, sampling, search, second_look
+from . import bodies, colours, haze, identify, lattice, region, sampling, search, second_look
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
 from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice
@@ -274,8 +274,10 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
     """
     scene = _analyse_once(photo, source, profile, second_look.LOOKS[0], pitch_px, prior)
     for look in second_look.LOOKS[1:]:
-        if not second_look.wanted(scene):
-            break
+        # (a board read well but veiled in part, its bodies grey: the veiled tiles are
+        # missing from the read, and only the unveiled look finds them)
+        if not (second_look.wanted(scene) or look == "unveiled" and _veiled_beside(photo, scene)):
+            continue
         other = _analyse_once(photo, source, profile, look, pitch_px, prior)
         if other is not None and second_look.better(other, scene):
             scene = other
@@ -312,6 +314,69 @@ def _analyse_region(photo: Photo, source: Any, box: tuple[int, int, int, int], p
 def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: float | None = None,
                   prior: search.Prior | None = None) -> Scene | None:
     """One read of the photo the way ``look`` says; ``None`` if that look does not apply."""
+    if look != "unveiled":
+        return _read_look(photo, source, profile, look, pitch_px, prior)
+    # a glare veil over the whole board: read the photo cleared of it, as it would be
+    # read without one (the scene keeps the photo as taken, for the overlay)
+    cleared = replace(photo, image=haze.clear_veil(photo.image))
+    scene = _read_look(cleared, cleared.image, profile, "gated", pitch_px, prior)
+    if scene is None or not _veiled_bodies(photo, scene):
+        return None
+    scene.photo = photo
+    return scene
+
+
+PASTEL = 6.0
+"""Chroma (Lab) by which each edge of a veiled tile stands out from its grey corners (five
+of six at least: every edge of a tile carries a link end, and the links show through the
+veil, pale); a light table's cell is as grey at its edges as at its corners, and a flower
+of a printed cloth colours some edges only."""
+
+
+def _veiled_beside(photo: Photo, scene: Scene) -> bool:
+    """Does a cell beside the tiles read look like a tile under a glare veil that the read
+    missed: grey, lifted corners (:func:`haze.veiled`) and pale links (:data:`PASTEL`)?"""
+    read = {c for c, _rd, _px in scene.readings}
+    if scene.lattice is None or not read:
+        return False
+    taken = read | {c for c, _rd, _px in scene.unreadable}
+    cells = np.array(sorted({n for c in read for n in neighbours(c)} - taken), int).reshape(-1, 2)
+    if len(cells) == 0:
+        return False
+    known = np.array(sorted(read), int)
+    shifts = _neighbours_shift(cells, known, np.array([scene.shifts[tuple(c)] for c in known]))
+    f = photo.image.shape[1] / scene.work.shape[1]
+    lat = replace(scene.lattice, H=np.diag([f, f, 1.0]) @ scene.lattice.H)
+    h, w = photo.image.shape[:2]
+    xy = lat.to_image(cells.astype(np.float64) @ BASIS.T + shifts)
+    inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
+    if not inside.any():
+        return False
+    cells, shifts = cells[inside], shifts[inside]
+    edges, corners = sample_cells(photo.image, lat, cells, shifts)
+    bodies_bgr = sampling.corner_colours(photo.image, lat, cells, shifts)
+    grey = median(corners[..., 1:], axis=1)                       # (M, 2) a/b of the body
+    pale = (np.hypot(*np.moveaxis(edges[..., 1:] - grey[:, None, :], -1, 0)) >= PASTEL).sum(1) >= 5
+    return any(haze.veiled(b) and p for b, p in zip(bodies_bgr, pale))
+
+
+def _veiled_bodies(photo: Photo, scene: Scene) -> bool:
+    """Do the tiles a read found show grey, lifted bodies in the photo as taken (a veil)?
+
+    Cleared of a veil, a wooden or light table can read as tiles too; a board that was
+    really veiled shows it on its bodies (:data:`haze.VEILED`)."""
+    cells = [c for c, _rd, _px in scene.readings]
+    if scene.lattice is None or not cells:
+        return False
+    f = photo.image.shape[1] / scene.work.shape[1]
+    lat = replace(scene.lattice, H=np.diag([f, f, 1.0]) @ scene.lattice.H)
+    shifts = np.array([scene.shifts.get(c, np.zeros(2)) for c in cells])
+    return haze.veiled(sampling.body_colour(photo.image, lat, np.array(cells), shifts))
+
+
+def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: float | None = None,
+               prior: search.Prior | None = None) -> Scene | None:
+    """:func:`_analyse_once` of the looks that differ only in the link image and mask."""
     work, ws = _working_copy(photo)
     lab = colours.to_lab(work)
     looked = link_and_mask(lab, profile, look)

@@ -97,3 +97,10 @@ def body_colour(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.nda
     centres = np.asarray(cells, np.float64) @ BASIS.T + shifts
     c = sample(bgr, lat.to_image(centres[:, None, :] + CORNER_OFFSETS[None]))
     return median(c.reshape(-1, 3), axis=0).astype(np.float64)
+
+
+def corner_colours(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+    """Median BGR (N, 3) of each cell's six corners (its body, if a tile lies there)."""
+    centres = np.asarray(cells, np.float64) @ BASIS.T + shifts
+    c = sample(bgr, lat.to_image(centres[:, None, :] + CORNER_OFFSETS[None]))
+    return median(c, axis=1).astype(np.float64)

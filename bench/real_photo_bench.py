@@ -1,0 +1,174 @@
+"""How the reader holds up on the labelled real photos when the camera and light change.
+
+    python -m bench.real_photo_bench                 # every variant of both photos
+    python -m bench.real_photo_bench --variants scale-0.4 warm-strong
+
+The two labelled real photos (``../shared/real_photos``) are read as taken and as a camera
+or a lamp could have made them otherwise: smaller, turned, seen more obliquely, darker,
+brighter, under a warm or a cold cast, blurred, noisy, compressed harder.  Each variant is
+a plain image operation on the real photo (no rendering), so this measures the reader on
+real tiles, real glare and real tables, which the synthetic tiers only imitate.  Per
+variant: tiles right (number and rotation, after the best alignment), tiles read, loose and
+unreadable tiles, seconds.  Output: a table on stdout and
+``bench/results/real_photos.json``.  The photos are read from ``../shared``, never copied.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from bench.outputs import write_report
+
+PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "real_photos"
+NAMES = ("discovery10", "carpet13")
+
+
+def _turn(img: np.ndarray, deg: float) -> np.ndarray:
+    """Turned by ``deg`` about the middle, on a canvas that holds it all (edges repeated)."""
+    h, w = img.shape[:2]
+    M = cv2.getRotationMatrix2D((w / 2, h / 2), deg, 1.0)
+    c, s = abs(M[0, 0]), abs(M[0, 1])
+    nw, nh = int(h * s + w * c), int(h * c + w * s)
+    M[0, 2] += nw / 2 - w / 2
+    M[1, 2] += nh / 2 - h / 2
+    return cv2.warpAffine(img, M, (nw, nh), borderMode=cv2.BORDER_REPLICATE)
+
+
+def _oblique(img: np.ndarray, k: float) -> np.ndarray:
+    """The top edge pulled in by ``k`` of the width on each side (a steeper camera)."""
+    h, w = img.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[w * k, 0], [w * (1 - k), 0], [w, h], [0, h]])
+    return cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), (w, h),
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def _gamma(img: np.ndarray, g: float) -> np.ndarray:
+    return np.clip(255.0 * (img / 255.0) ** g, 0, 255).astype(np.uint8)
+
+
+def _cast(img: np.ndarray, bgr: tuple[float, float, float]) -> np.ndarray:
+    return np.clip(img * np.array(bgr), 0, 255).astype(np.uint8)
+
+
+def _jpeg(img: np.ndarray, quality: int) -> np.ndarray:
+    return cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], 1)
+
+
+def _scale(img: np.ndarray, f: float) -> np.ndarray:
+    return cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_CUBIC)
+
+
+def _noise(img: np.ndarray, sigma: float) -> np.ndarray:
+    rng = np.random.default_rng(0)
+    return np.clip(img + rng.normal(0, sigma, img.shape), 0, 255).astype(np.uint8)
+
+
+VARIANTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "as-taken": lambda x: x,
+    "scale-0.6": lambda x: _scale(x, 0.6),
+    "scale-0.4": lambda x: _scale(x, 0.4),
+    "scale-2": lambda x: _scale(x, 2.0),
+    "turn-15": lambda x: _turn(x, 15),
+    "turn-37": lambda x: _turn(x, 37),
+    "turn-90": lambda x: _turn(x, 90),
+    "oblique-0.2": lambda x: _oblique(x, 0.2),
+    "oblique-0.3": lambda x: _oblique(x, 0.3),
+    "dim-gamma-1.8": lambda x: _gamma(x, 1.8),
+    "dark-x0.45": lambda x: (x * 0.45).astype(np.uint8),
+    "bright-gamma-0.6": lambda x: _gamma(x, 0.6),
+    "warm": lambda x: _cast(x, (0.85, 0.97, 1.08)),
+    "warm-strong": lambda x: _cast(x, (0.7, 0.95, 1.15)),
+    "cold": lambda x: _cast(x, (1.2, 1.0, 0.8)),
+    "jpeg-25": lambda x: _jpeg(x, 25),
+    "blur-1.5": lambda x: cv2.GaussianBlur(x, (0, 0), 1.5),
+    "noise-12": lambda x: _noise(x, 12.0),
+    "washed-out": lambda x: cv2.addWeighted(
+        x, 0.6, cv2.cvtColor(cv2.cvtColor(x, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), 0.4, 0),
+}
+"""Variant name → image operation on the photo as taken (BGR uint8 in and out)."""
+
+
+def truth(name: str):
+    """The labelled board of real photo ``name`` (``referee.board.Board``)."""
+    from referee.board import board_from_json
+    data = json.loads((PHOTOS / f"{name}.json").read_text())
+    return board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
+                                      for t in data["tiles"]]})
+
+
+def read_variant(name: str, variant: str) -> dict[str, Any]:
+    """Read one variant of one photo: its figures as a JSON-ready dict."""
+    from referee.compare import best_alignment
+    from vision import read_photo
+    image = VARIANTS[variant](cv2.imread(str(PHOTOS / f"{name}.jpg")))
+    expected = truth(name)
+    t0 = time.perf_counter()
+    board = read_photo(image)
+    seconds = time.perf_counter() - t0
+    return {"photo": name, "variant": variant, "tiles": len(expected),
+            "right": best_alignment(expected, board)[2], "read": len(board),
+            "loose": len(board.loose), "unreadable": len(board.meta.get("unreadable") or []),
+            "seconds": round(seconds, 3)}
+
+
+def run(variants: list[str], progress: bool = True) -> dict[str, Any]:
+    """Every variant of both photos; the rows and a summary."""
+    from tqdm import tqdm
+    jobs = [(n, v) for n in NAMES for v in variants]
+    rows = [read_variant(n, v) for n, v in tqdm(jobs, desc="real photos", unit="read",
+                                                 file=sys.stderr, disable=not progress)]
+    tiles = sum(r["tiles"] for r in rows)
+    right = sum(r["right"] for r in rows)
+    whole = sum(r["right"] == r["tiles"] for r in rows)
+    return {"summary": {"reads": len(rows), "tiles": tiles, "tiles_right": right,
+                        "identity": round(right / tiles, 4) if tiles else None,
+                        "photos_read_whole": whole},
+            "rows": rows}
+
+
+def table(report: dict[str, Any]) -> str:
+    """The report as Markdown: one row per variant, one column pair per photo."""
+    by = {(r["photo"], r["variant"]): r for r in report["rows"]}
+    variants = list(dict.fromkeys(r["variant"] for r in report["rows"]))
+    lines = ["| variant | " + " | ".join(f"{n} right / tiles (unreadable)" for n in NAMES) + " |",
+             "|---|" + "---|" * len(NAMES)]
+    for v in variants:
+        cells = []
+        for n in NAMES:
+            r = by.get((n, v))
+            cells.append("–" if r is None else f"{r['right']} / {r['tiles']} ({r['unreadable']})")
+        lines.append(f"| {v} | " + " | ".join(cells) + " |")
+    s = report["summary"]
+    lines.append(f"\n{s['tiles_right']} of {s['tiles']} tiles right ({100 * s['identity']:.1f} %), "
+                 f"{s['photos_read_whole']} of {s['reads']} reads whole")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.real_photo_bench",
+                                 description=__doc__.split("\n\n")[1].strip())
+    ap.add_argument("--variants", nargs="+", choices=list(VARIANTS), default=list(VARIANTS),
+                    help="variants to read (default: all)")
+    args = ap.parse_args(argv)
+    if not all((PHOTOS / f"{n}.jpg").exists() for n in NAMES):
+        print(f"real_photo_bench: the real photos are missing (expected in {PHOTOS})", file=sys.stderr)
+        return 2
+    report = run(args.variants)
+    md = table(report)
+    print(md)
+    path = write_report("real_photos", report, md)
+    print(f"written {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
