@@ -39,12 +39,12 @@ def clear_veil(bgr: np.ndarray) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def veiled(body: np.ndarray) -> bool:
-    """Is a board whose tile bodies show BGR ``body`` (3,) under a near-white veil?
+def veiled(body: np.ndarray) -> np.ndarray:
+    """Are tile bodies that show BGR ``body`` (..., 3) under a near-white veil? (...) bool.
 
     Lifted (darkest channel at least :data:`VEILED` of white) and grey (channels within
     :data:`~vision.sampling.MAX_TINT` of each other, as ``sampling.unveil`` asks of a
     veil): a wooden or coloured table read as tiles is tinted, black bodies are not lifted.
     """
-    hi, lo = float(np.max(body)), float(np.min(body))
-    return lo >= VEILED * 255.0 and hi - lo <= MAX_TINT * hi
+    hi, lo = np.max(body, axis=-1), np.min(body, axis=-1)
+    return (lo >= VEILED * 255.0) & (hi - lo <= MAX_TINT * hi)

@@ -343,8 +343,9 @@ def _veiled_beside(photo: Photo, scene: Scene) -> bool:
     cells = np.array(sorted({n for c in read for n in neighbours(c)} - taken), int).reshape(-1, 2)
     if len(cells) == 0:
         return False
-    known = np.array(sorted(read), int)
-    shifts = _neighbours_shift(cells, known, np.array([scene.shifts[tuple(c)] for c in known]))
+    # (the read cells' median shift will do for a yes/no: a cell's own shift is a
+    # fraction of a cell, and this runs on every good read of a live camera)
+    shifts = np.repeat(median(np.array([scene.shifts[c] for c in read]), axis=0)[None], len(cells), 0)
     f = photo.image.shape[1] / scene.work.shape[1]
     lat = replace(scene.lattice, H=np.diag([f, f, 1.0]) @ scene.lattice.H)
     h, w = photo.image.shape[:2]
@@ -353,11 +354,15 @@ def _veiled_beside(photo: Photo, scene: Scene) -> bool:
     if not inside.any():
         return False
     cells, shifts = cells[inside], shifts[inside]
-    edges, corners = sample_cells(photo.image, lat, cells, shifts)
-    bodies_bgr = sampling.corner_colours(photo.image, lat, cells, shifts)
+    # (bodies first: on most tables no cell beside the tiles is grey and lifted, and the
+    # edges need not be sampled; this runs on every good read of a live camera)
+    veiled = haze.veiled(sampling.corner_colours(photo.image, lat, cells, shifts))
+    if not veiled.any():
+        return False
+    edges, corners = sample_cells(photo.image, lat, cells[veiled], shifts[veiled])
     grey = median(corners[..., 1:], axis=1)                       # (M, 2) a/b of the body
     pale = (np.hypot(*np.moveaxis(edges[..., 1:] - grey[:, None, :], -1, 0)) >= PASTEL).sum(1) >= 5
-    return any(haze.veiled(b) and p for b, p in zip(bodies_bgr, pale))
+    return bool(pale.any())
 
 
 def _veiled_bodies(photo: Photo, scene: Scene) -> bool:
@@ -371,7 +376,7 @@ def _veiled_bodies(photo: Photo, scene: Scene) -> bool:
     f = photo.image.shape[1] / scene.work.shape[1]
     lat = replace(scene.lattice, H=np.diag([f, f, 1.0]) @ scene.lattice.H)
     shifts = np.array([scene.shifts.get(c, np.zeros(2)) for c in cells])
-    return haze.veiled(sampling.body_colour(photo.image, lat, np.array(cells), shifts))
+    return bool(haze.veiled(sampling.body_colour(photo.image, lat, np.array(cells), shifts)))
 
 
 def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: float | None = None,
