@@ -359,7 +359,11 @@ def _veiled_beside(photo: Photo, scene: Scene) -> bool:
     veiled = haze.veiled(sampling.corner_colours(photo.image, lat, cells, shifts))
     if not veiled.any():
         return False
-    edges, corners = sample_cells(photo.image, lat, cells[veiled], shifts[veiled])
+    # the edges where the neighbours put the cell: at a board's rim the lattice can be a
+    # few tenths of a cell off, enough to miss a link end
+    known = np.array(sorted(read), int)
+    held = _neighbours_shift(cells[veiled], known, np.array([scene.shifts[tuple(c)] for c in known]))
+    edges, corners = sample_cells(photo.image, lat, cells[veiled], held)
     grey = median(corners[..., 1:], axis=1)                       # (M, 2) a/b of the body
     pale = (np.hypot(*np.moveaxis(edges[..., 1:] - grey[:, None, :], -1, 0)) >= PASTEL).sum(1) >= 5
     return bool(pale.any())
