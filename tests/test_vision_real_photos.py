@@ -41,11 +41,11 @@ def test_real_photo_read_exactly(name):
         assert all(0.0 <= e["confidence"] <= 1.0 for e in near)
 
 
-@pytest.mark.parametrize("variant", ["scale-0.4", "turn-37", "oblique-0.3", "dark-x0.45",
+@pytest.mark.parametrize("variant", ["scale-0.4", "turn-37", "oblique-0.3", "dark-x0.45", "bright-gamma-0.6",
                                      "cold", "jpeg-25", "noise-12"])
 @pytest.mark.parametrize("name", ["discovery10", "carpet13"])
 def test_real_photo_read_whole_when_camera_or_light_change(name, variant):
-    """The real photos made smaller, turned, steeper, darker, colder, noisier or compressed
+    """The real photos made smaller, turned, steeper, darker, brighter, colder, noisier or compressed
     harder (bench/real_photo_bench.py's variants) are still read tile for tile."""
     if not (PHOTOS / f"{name}.jpg").exists():
         pytest.skip("real photos missing")
