@@ -49,3 +49,26 @@ def test_cells_of_a_lattice_are_kept_until_it_changes():
     moved = Lattice(lat.H + np.array([[0, 0, 30.0], [0, 0, 0], [0, 0, 0]]))
     assert not np.array_equal(moved.cells_in(400, 300), first) or len(first) == 0
     assert len(lat.cells_in(200, 150)) < len(first)
+
+
+def _at_offset(a: np.ndarray, offset: int) -> np.ndarray:
+    """A copy of ``a`` whose data starts ``offset`` bytes past a 64-byte boundary."""
+    buf = np.empty(a.nbytes + 128, np.uint8)
+    start = (-buf.ctypes.data) % 64 + offset
+    out = buf[start:start + a.nbytes].view(a.dtype).reshape(a.shape)
+    out[...] = a
+    return out
+
+
+def test_link_image_does_not_depend_on_where_the_photo_lies_in_memory():
+    """One photo, one link image: the chroma is computed exactly (cv2.magnitude rounds by
+    memory alignment, and real-texture-101 was read two ways on different runs)."""
+    import cv2
+    from pathlib import Path
+    from vision import colours, reader
+    img = cv2.imread(str(Path(__file__).resolve().parents[1] / "sample_images" / "tight_group.jpg"))
+    lab = colours.to_lab(img)
+    links = [reader.link_and_mask(_at_offset(lab, off))[1] for off in (0, 4, 8, 16, 32, 48)]
+    assert all(np.array_equal(links[0], other) for other in links[1:])
+    a, b = lab[..., 1].copy(), lab[..., 2].copy()
+    assert np.array_equal(colours.chroma(a, b), np.sqrt(a * a + b * b))

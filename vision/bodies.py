@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from . import colours
 from .lattice import CORNERS
 
 
@@ -45,7 +46,7 @@ def dark_mask(lab: np.ndarray) -> np.ndarray:
     mask covers the table too, which is harmless: it only says where links may be.
     """
     L = lab[..., 0]
-    chroma = cv2.magnitude(lab[..., 1], lab[..., 2])
+    chroma = colours.chroma(lab[..., 1], lab[..., 2])
     _L8, thr = _lightness_split(lab)
     thr = float(np.clip(thr, 70, 150))
     return (chroma < 10 + 0.08 * L) & (L < thr)

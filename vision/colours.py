@@ -65,6 +65,19 @@ def to_lab(image: np.ndarray) -> np.ndarray:
     return cv2.LUT(cv2.cvtColor(image, cv2.COLOR_BGR2Lab), _LAB_TABLE)
 
 
+def chroma(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``sqrt(a² + b²)`` of two float32 arrays of one shape, float32, exactly rounded.
+
+    (Not ``cv2.magnitude``: OpenCV 5's vectorised magnitude rounds a pixel differently
+    depending on the buffer's memory alignment, so one photo gave two link images on
+    different reads, and the lattice search, which breaks ties between the symmetric
+    peaks of an autocorrelation, then read it two ways: real-texture-101 5 or 6 of 6.)
+    """
+    out = np.multiply(a, a, dtype=np.float32)
+    out += np.multiply(b, b, dtype=np.float32)
+    return np.sqrt(out, out=out)
+
+
 def neutral_point(lab: np.ndarray, dark: np.ndarray | None = None) -> np.ndarray:
     """The photo's grey (a, b).
 
@@ -95,12 +108,12 @@ def link_image(lab: np.ndarray, neutral: np.ndarray, gate: np.ndarray | None = N
     """
     a = lab[..., 1] - neutral[0]
     b = lab[..., 2] - neutral[1]
-    chroma = cv2.magnitude(a, b)
+    c = chroma(a, b)
     # also chroma relative to lightness (a saturation): the dark red, green and blue links
     # carry little chroma, above all in dim light, yet are as saturated as the yellow
-    sat = chroma / (lab[..., 0] + 40.0)
+    sat = c / (lab[..., 0] + 40.0)
     out = None
-    for img, floor in ((chroma, 15.0), (sat, 0.12)):
+    for img, floor in ((c, 15.0), (sat, 0.12)):
         if gate is not None:
             img = img * gate
         sub = img[::2, ::2]

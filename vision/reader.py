@@ -727,8 +727,11 @@ def _plausible_unreadable(bad: list, good: list) -> list:
 def _split_isolated(items: list, others: int = 0) -> tuple[list, list]:
     """Tiles of the Tantrix vs tiles lying alone away from it (reported as loose).
 
-    A tile touching no other tile while the Tantrix has at least three is taken to be a
-    loose tile that happens to sit near a lattice position.  When no two tiles touch at
+    A tile touching no other tile while the Tantrix has at least two is taken to be a
+    loose tile that happens to sit near a lattice position (a game's tiles all touch; with
+    "three", loose tiles beside a two-tile Tantrix were read into it: hard and
+    real-texture 0-119 boards of up to 6 tiles, tiles read but not right 22 -> 14, tiles
+    right 151 -> 152 of 183).  When no two tiles touch at
     all and there are several (``others`` counts the loose tiles found off the lattice),
     there is no Tantrix yet: every tile is loose.  A single tile alone is kept as the board
     (the first tile of a game).
@@ -741,7 +744,7 @@ def _split_isolated(items: list, others: int = 0) -> tuple[list, list]:
         if len(items) + others >= 2:
             return [], list(items)
         return items, []
-    if len(main) < 3:
+    if len(main) < 2:
         return items, []
     alone = {next(iter(g)) for g in groups[1:] if len(g) == 1}
     return [it for it in items if it[0] not in alone], [it for it in items if it[0] in alone]
