@@ -124,13 +124,14 @@ def test_cells_in_a_window_are_the_image_cells_inside_it():
 
 
 def test_sampling_coordinates_given_apart_match_points():
-    from vision.lattice import _apply_sum, sample, sample_xy
+    from vision.lattice import _map_offsets, sample, sample_xy
     rng = np.random.default_rng(1)
     img = rng.random((60, 90)).astype(np.float32)
     H = np.array([[3.0, 0.5, 40.0], [-0.4, 2.5, 30.0], [1e-3, 2e-3, 1.0]])
-    a, b, c = rng.normal(size=(7, 1, 1, 2)), rng.normal(size=(1, 5, 1, 2)), rng.normal(size=(1, 1, 4, 2))
-    pts = Lattice(H).to_image(a + b + c)
-    xs, ys = _apply_sum(H, a, b, c)
+    a, c = rng.normal(size=(7, 5, 2)), rng.normal(size=(4, 2))
+    pts = Lattice(H).to_image(a[:, :, None, :] + c)
+    xs, ys = _map_offsets(H, a, c)
+    assert xs.shape == ys.shape == (7, 5, 4) and xs.dtype == np.float32
     assert np.allclose(xs, pts[..., 0], atol=1e-4) and np.allclose(ys, pts[..., 1], atol=1e-4)
     assert np.allclose(sample_xy(img, xs, ys), sample(img, pts), atol=1e-5)
     colour = rng.random((60, 90, 3)).astype(np.float32)
