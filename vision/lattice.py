@@ -486,40 +486,61 @@ def refine(link: np.ndarray, lat: Lattice, cells: np.ndarray, min_contrast: floa
     return replace(lat, H=H), cells[good]
 
 
-def _supported(lat: Lattice, cells: np.ndarray, support: np.ndarray | None) -> np.ndarray:
-    """Cells whose centre lies where ``support`` (bool image) is set."""
+def _supported(lat: Lattice, cells: np.ndarray, support: Support | None) -> np.ndarray:
+    """Cells whose centre (rounded to a pixel) lies where ``support`` says tiles may be."""
     if support is None or len(cells) == 0:
         return cells
     c = np.round(lat.centres(cells)).astype(int)
     h, w = support.shape
     ok = (c[:, 0] >= 0) & (c[:, 0] < w) & (c[:, 1] >= 0) & (c[:, 1] < h)
-    ok[ok] = support[c[ok, 1], c[ok, 0]]
+    ok[ok] = support.at(c[ok, 0], c[ok, 1])
     return cells[ok]
 
 
+@dataclass(frozen=True)
+class Support:
+    """Where tiles may be: pixels with link colour (link > 0.3) on over 1 % of the ``k`` x
+    ``k`` window round them, i.e. within about one cell of a link.
+
+    Asked only at cell centres, so it is answered from a summed-area table of the link
+    mask (padded by ``pad`` px, mirrored as OpenCV's default border mirrors) instead of
+    box-filtering every pixel for each cell size: the growths of one frame ask at half a
+    dozen sizes.  The answers are those of the box filter (tests).
+    """
+
+    table: np.ndarray      # int32 (h + 2 pad + 1, w + 2 pad + 1) summed-area table
+    pad: int
+    k: int                 # window side, odd
+    shape: tuple[int, int]  # (h, w) of the link image
+
+    def at(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """bool (N,) at integer pixels ``x``, ``y`` (N,) inside the image."""
+        r, t = self.k // 2, self.table
+        x0, x1 = x - r + self.pad, x + r + self.pad + 1
+        y0, y1 = y - r + self.pad, y + r + self.pad + 1
+        count = t[y1, x1] - t[y0, x1] - t[y1, x0] + t[y0, x0]
+        return count > 0.01 * self.k * self.k
+
+
 _LAST_SUPPORT: list = []
-"""[(link, k, map)] of the last :func:`support_map`: the search's growths and the reader
-ask for the same link image's map at the same window, often several times a frame."""
+"""[(link, pad, table)] of the last summed-area table :func:`support_map` made: the
+search's growths and the reader ask about the same link image, many times a frame."""
 
 
-def support_map(link: np.ndarray, size: float) -> np.ndarray:
-    """bool image: within about one cell of link colour (where tiles may be).
+def support_map(link: np.ndarray, size: float) -> Support:
+    """Where tiles may be, for cells of ``size`` px (see :class:`Support`).
 
-    ``link`` must not be changed in place between calls (the last map is reused).
+    ``link`` must not be changed in place between calls (its table is reused).
     """
     k = max(3, int(size * 2) | 1)
-    if _LAST_SUPPORT and _LAST_SUPPORT[0][0] is link and _LAST_SUPPORT[0][1] == k:
-        return _LAST_SUPPORT[0][2]
-    out = _support_map(link, k)
-    _LAST_SUPPORT[:] = [(link, k, out)]
-    return out
-
-
-def _support_map(link: np.ndarray, k: int) -> np.ndarray:
-    m = (link > 0.3).view(np.uint8)
-    # a window count, exact in integers (and half the time of a float mean)
-    count = cv2.boxFilter(m, cv2.CV_16U if k * k < 65536 else cv2.CV_32S, (k, k), normalize=False)
-    return count > 0.01 * k * k
+    last = _LAST_SUPPORT[0] if _LAST_SUPPORT else None
+    if last is None or last[0] is not link or last[1] < k // 2:
+        # room for windows half as large again (scaled copies of a lattice, its growth)
+        pad = k // 2 + k // 4 + 1
+        m = cv2.copyMakeBorder((link > 0.3).view(np.uint8), pad, pad, pad, pad, cv2.BORDER_REFLECT_101)
+        last = (link, pad, cv2.integral(m, sdepth=cv2.CV_32S))
+        _LAST_SUPPORT[:] = [last]
+    return Support(last[2], last[1], k, link.shape)
 
 
 MAX_REFINED = 500
