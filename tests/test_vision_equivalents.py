@@ -49,3 +49,13 @@ def test_cells_of_a_lattice_are_kept_until_it_changes():
     moved = Lattice(lat.H + np.array([[0, 0, 30.0], [0, 0, 0], [0, 0, 0]]))
     assert not np.array_equal(moved.cells_in(400, 300), first) or len(first) == 0
     assert len(lat.cells_in(200, 150)) < len(first)
+
+
+def test_candidate_scores_equal_the_plain_sum_over_edges():
+    from vision.identify import CANDIDATES, candidate_scores
+    rng = np.random.default_rng(11)
+    e = np.arange(6)[None, None, :]
+    for n in (1, 7, 60, 200):
+        logp = np.log(rng.dirichlet(np.ones(5) * 0.4, size=(n, 6)))
+        logp[rng.random(logp.shape) < 0.05] *= 1e3   # far outliers: large and small terms mixed
+        assert np.array_equal(candidate_scores(logp), logp[:, e, CANDIDATES].sum(-1))
