@@ -59,3 +59,34 @@ def test_candidate_scores_equal_the_plain_sum_over_edges():
         logp = np.log(rng.dirichlet(np.ones(5) * 0.4, size=(n, 6)))
         logp[rng.random(logp.shape) < 0.05] *= 1e3   # far outliers: large and small terms mixed
         assert np.array_equal(candidate_scores(logp), logp[:, e, CANDIDATES].sum(-1))
+
+
+def test_loose_hexagons_at_once_equal_one_at_a_time():
+    """Shifts and samples of several one-cell lattices taken together (one homography per
+    cell) are those of each lattice on its own."""
+    import cv2
+
+    from vision.lattice import hexagon_shifts, local_shifts
+    from vision.sampling import sample_cells, sample_hexagons
+    rng = np.random.default_rng(7)
+    link = cv2.GaussianBlur(rng.random((120, 160)).astype(np.float32), (0, 0), 2.0)
+    bgr = rng.integers(0, 256, (240, 320, 3)).astype(np.uint8)
+    Hs = []
+    for _ in range(9):
+        a = rng.uniform(0, np.pi)
+        M = rng.uniform(6, 14) * np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        H = np.eye(3)
+        H[:2, :2], H[:2, 2] = M @ (np.eye(2) + rng.normal(0, 0.1, (2, 2))), rng.uniform(20, 100, 2)
+        H[2, :2] = rng.normal(0, 1e-3, 2)
+        Hs.append(H)
+    Hs = np.array(Hs)
+    one = np.zeros((1, 2), int)
+    shifts = hexagon_shifts(link, Hs)
+    S = np.diag([2.0, 2.0, 1.0])
+    edges, corners = sample_hexagons(bgr, S @ Hs, shifts)
+    for i, H in enumerate(Hs):
+        sh, _ = local_shifts(link, Lattice(H), one)
+        assert np.array_equal(shifts[i], sh[0])
+        e, c = sample_cells(bgr, Lattice(S @ H), one, sh)
+        assert np.array_equal(edges[i], e[0]) and np.array_equal(corners[i], c[0])
+    assert hexagon_shifts(link, np.zeros((0, 3, 3))).shape == (0, 2)

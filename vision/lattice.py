@@ -41,14 +41,25 @@ def _cross(u: np.ndarray, v: np.ndarray) -> float:
 
 
 def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Apply a 3x3 homography to points (..., 2) (plain arithmetic: no BLAS threads)."""
+    """Apply a 3x3 homography to points (..., 2) (plain arithmetic: no BLAS threads); or
+    (N, 3, 3) homographies, one to each of N sets of points (N, ..., 2)."""
     pts = np.asarray(pts, np.float64)
     x, y = pts[..., 0], pts[..., 1]
-    w = H[2, 0] * x + H[2, 1] * y + H[2, 2]
+    h = _terms(H, x.ndim)
+    w = h[2][0] * x + h[2][1] * y + h[2][2]
     out = np.empty(pts.shape, np.float64)
-    out[..., 0] = (H[0, 0] * x + H[0, 1] * y + H[0, 2]) / w
-    out[..., 1] = (H[1, 0] * x + H[1, 1] * y + H[1, 2]) / w
+    out[..., 0] = (h[0][0] * x + h[0][1] * y + h[0][2]) / w
+    out[..., 1] = (h[1][0] * x + h[1][1] * y + h[1][2]) / w
     return out
+
+
+def _terms(H: np.ndarray, ndim: int) -> np.ndarray:
+    """``H``'s terms to multiply coordinate arrays of ``ndim`` axes with: ``H`` itself
+    (3, 3), or for (N, 3, 3) homographies, one per leading index of the coordinates, each
+    term as an (N, 1, ...) array (the same products as with that one homography)."""
+    if H.ndim == 2:
+        return H
+    return np.moveaxis(H, 0, -1).reshape((3, 3, len(H)) + (1,) * (ndim - 1))
 
 
 @dataclass
@@ -410,6 +421,16 @@ def local_shifts(link: np.ndarray, lat: Lattice, cells: np.ndarray) -> tuple[np.
     return best + _FINE[k], sc2[np.arange(len(cells)), k]
 
 
+def hexagon_shifts(link: np.ndarray, Hs: np.ndarray) -> np.ndarray:
+    """:func:`local_shifts` of cell (0, 0) of each of N one-cell lattices ``Hs`` (N, 3, 3)
+    (hexagons fitted to loose tiles), all at once: shifts (N, 2)."""
+    if len(Hs) == 0:
+        return np.zeros((0, 2))
+    sc = _contrast_at(link, Hs, np.zeros((len(Hs), 2)), _SEARCH)
+    best = _SEARCH[sc.argmax(1)]
+    return best + _FINE[_contrast_at(link, Hs, best, _FINE).argmax(1)]
+
+
 def cell_contrast(link: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray | None = None
                   ) -> np.ndarray:
     """Mean link value at the 6 midpoints minus at the 6 corners, per cell (and shift)."""
@@ -429,19 +450,20 @@ _EDGE_W6 = (_EDGE_W / 6.0).astype(np.float32)
 def _contrast_at(link: np.ndarray, H: np.ndarray, centres: np.ndarray, shifts: np.ndarray
                  ) -> np.ndarray:
     """:func:`cell_contrast` of plane points ``centres`` (N, 2) at each of ``shifts``
-    (S, 2), (N, S); computed a chunk of cells at a time (each cell's value is the same)."""
+    (S, 2), (N, S); computed a chunk of cells at a time (each cell's value is the same).
+    ``H``: (3, 3), or (N, 3, 3) one homography per cell."""
     per = max(1, _CHUNK_POINTS // (len(shifts) * len(_EDGE_PTS)))
     out = np.empty((len(centres), len(shifts)))
     for i in range(0, len(centres), per):
         at = centres[i:i + per, None, :] + shifts[None, :, :]
-        v = sample_xy(link, *_map_offsets(H, at, _EDGE_PTS))
+        v = sample_xy(link, *_map_offsets(H if H.ndim == 2 else H[i:i + per], at, _EDGE_PTS))
         out[i:i + per] = v @ _EDGE_W6
     return out
 
 
 def _map_offsets(H: np.ndarray, at: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Image x and y, float32 (..., P), of plane points ``at`` (..., 2) plus each of
-    ``offsets`` (P, 2).
+    ``offsets`` (P, 2); ``H`` (3, 3), or (N, 3, 3): one homography per cell, ``at`` (N, ..., 2).
 
     The shift search maps ~10^6 points a frame.  H's terms of ``at`` and of ``offsets`` are
     taken apart in float64 (few values) and only their sums over the full grid are formed,
@@ -451,13 +473,18 @@ def _map_offsets(H: np.ndarray, at: np.ndarray, offsets: np.ndarray) -> tuple[np
     """
     ax, ay = at[..., 0], at[..., 1]
     ox, oy = offsets[:, 0], offsets[:, 1]
-    w = (H[2, 0] * ax + H[2, 1] * ay + H[2, 2]).astype(np.float32)[..., None] + \
-        (H[2, 0] * ox + H[2, 1] * oy).astype(np.float32)
+    h = _terms(H, ax.ndim)
+    hp = h if H.ndim == 2 else h[..., None]  # (terms of the offsets: one more axis, P)
+
+    def part(r: int) -> np.ndarray:
+        return (h[r][0] * ax + h[r][1] * ay + h[r][2]).astype(np.float32)[..., None] + \
+            (hp[r][0] * ox + hp[r][1] * oy).astype(np.float32)
+
+    w = part(2)
     np.reciprocal(w, out=w)
     out = []
     for r in (0, 1):
-        v = (H[r, 0] * ax + H[r, 1] * ay + H[r, 2]).astype(np.float32)[..., None] + \
-            (H[r, 0] * ox + H[r, 1] * oy).astype(np.float32)
+        v = part(r)
         v *= w
         out.append(v)
     return out[0], out[1]
