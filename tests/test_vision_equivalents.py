@@ -90,3 +90,11 @@ def test_loose_hexagons_at_once_equal_one_at_a_time():
         e, c = sample_cells(bgr, Lattice(S @ H), one, sh)
         assert np.array_equal(edges[i], e[0]) and np.array_equal(corners[i], c[0])
     assert hexagon_shifts(link, np.zeros((0, 3, 3))).shape == (0, 2)
+
+
+def test_centres_kept_with_a_lattices_cells_are_those_computed_afresh():
+    lat = Lattice(np.array([[21.0, -4.0, 300.0], [3.0, 18.0, 200.0], [2e-4, -1e-4, 1.0]]))
+    for window in (None, (100.0, 50.0, 420.0, 300.0)):
+        cells, centres = lat.cells_and_centres_in(640, 400, window=window)
+        assert len(cells) > 0 and np.array_equal(centres, lat.centres(cells))
+        assert lat.cells_in(640, 400, window=window) is cells

@@ -128,6 +128,12 @@ class Lattice:
         ``window`` = (x0, y0, x1, y1) px: only cells centred inside it too (a small window
         of a fine lattice is enumerated without the rest of the image's cells).
         """
+        return self.cells_and_centres_in(width, height, margin, window)[0]
+
+    def cells_and_centres_in(self, width: int, height: int, margin: float = 0.0,
+                             window: tuple[float, float, float, float] | None = None
+                             ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`cells_in` and their image centres (N, 2) (as :meth:`centres` gives them)."""
         # the search asks for the same lattice's cells several times (grown, then scored):
         # the last answer is kept with the H it was for (H is replaced, never changed)
         key = (width, height, margin, window)
@@ -135,19 +141,20 @@ class Lattice:
         if cached is not None and cached[0] is self.H and cached[1] == key:
             return cached[2]
         out = self._cells_in(width, height, margin, window)
-        out.flags.writeable = False
+        for a in out:
+            a.flags.writeable = False
         self.__dict__["_cells"] = (self.H, key, out)
         return out
 
     def _cells_in(self, width: int, height: int, margin: float,
-                  window: tuple[float, float, float, float] | None) -> np.ndarray:
-        """:meth:`cells_in`, computed."""
+                  window: tuple[float, float, float, float] | None) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`cells_and_centres_in`, computed."""
         x0, y0, x1, y1 = -margin, -margin, width + margin, height + margin
         if window is not None:
             x0, y0 = max(x0, window[0]), max(y0, window[1])
             x1, y1 = min(x1, window[2]), min(y1, window[3])
             if x0 >= x1 or y0 >= y1:
-                return np.zeros((0, 2), int)
+                return np.zeros((0, 2), int), np.zeros((0, 2))
         bx0, by0 = (0.0, 0.0) if window is None else (max(0.0, x0), max(0.0, y0))
         bx1, by1 = (width, height) if window is None else (min(width, x1), min(height, y1))
         corners = np.array([[0, 0], [width, 0], [width, height], [0, height],
@@ -155,14 +162,15 @@ class Lattice:
         qr = self.to_plane(corners) @ _INV_BASIS.T
         whole = np.ceil(qr[:4].max(0)) - np.floor(qr[:4].min(0)) + 5
         if np.prod(whole) > 40000:  # a degenerate lattice: refuse to enumerate millions
-            return np.zeros((0, 2), int)
+            return np.zeros((0, 2), int), np.zeros((0, 2))
         lo = np.floor(qr[4:].min(0)) - 2
         hi = np.ceil(qr[4:].max(0)) + 2
         # every (q, r) from lo to hi, q-major (lo and hi are whole numbers)
         cells = np.indices((int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1)).reshape(2, -1).T + lo.astype(int)
         c = self.centres(cells)
         ok = (c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)
-        return cells[ok]
+        # (a cell's centre does not depend on the other cells mapped with it)
+        return cells[ok], c[ok]
 
 
 def sample(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -513,15 +521,15 @@ def refine(link: np.ndarray, lat: Lattice, cells: np.ndarray, min_contrast: floa
     return replace(lat, H=H), cells[good]
 
 
-def _supported(lat: Lattice, cells: np.ndarray, support: Support | None) -> np.ndarray:
-    """Cells whose centre (rounded to a pixel) lies where ``support`` says tiles may be."""
-    if support is None or len(cells) == 0:
-        return cells
-    c = np.round(lat.centres(cells)).astype(int)
+def _supported(lat: Lattice, support: Support) -> tuple[np.ndarray, np.ndarray]:
+    """The lattice's cells in the image whose centre (rounded to a pixel) lies where
+    ``support`` says tiles may be, and their centres: (M, 2) int, (M, 2) px."""
     h, w = support.shape
+    cells, centres = lat.cells_and_centres_in(w, h)
+    c = np.round(centres).astype(int)
     ok = (c[:, 0] >= 0) & (c[:, 0] < w) & (c[:, 1] >= 0) & (c[:, 1] < h)
     ok[ok] = support.at(c[ok, 0], c[ok, 1])
-    return cells[ok]
+    return cells[ok], centres[ok]
 
 
 @dataclass(frozen=True)
@@ -587,10 +595,10 @@ def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) ->
     min_c = 0.3
     radius = 3.5 * size0 * SQ3
     for _ in range(8):
-        cells_all = _supported(lat, lat.cells_in(w, h), support)
+        cells_all, centres = _supported(lat, support)
         if len(cells_all) == 0:
             return None
-        d = np.linalg.norm(lat.centres(cells_all) - centre, axis=1)
+        d = np.linalg.norm(centres - centre, axis=1)
         near = d < radius
         # a busy cloth can "support" thousands of cells; a Tantrix of 56 tiles spans a few
         # hundred, so the nearest are enough (and keep the homography fit fast)
@@ -604,7 +612,7 @@ def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) ->
         if near.all():
             break
         radius *= 2.0
-    cells_all = _supported(lat, lat.cells_in(w, h), support)
+    cells_all, _ = _supported(lat, support)
     if len(cells_all) == 0:
         return None
     con = cell_contrast(link, lat, cells_all)[:, 0]

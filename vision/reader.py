@@ -357,7 +357,7 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
         return scene
     lat, steps = _choose_frame(lat, occ)
     # the turned lattice relabels cells: recompute them in the new frame
-    cells = lattice._supported(lat, lat.cells_in(w, h), lattice.support_map(link, _median_size(lat, occ)))
+    cells, _ = lattice._supported(lat, lattice.support_map(link, _median_size(lat, occ)))
     shifts, con = lattice.local_shifts(link, lat, cells)
     cloth = (con > OCCUPIED_CONTRAST).sum() > MANY_CELLS
     if cloth:

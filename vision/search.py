@@ -301,9 +301,8 @@ def _judged_cells(link: np.ndarray, lat: Lattice, near: tuple[np.ndarray, float]
         cells = lat.cells_in(w, h)
     else:
         (cx, cy), rad = near
-        cells = lat.cells_in(w, h, window=(cx - rad, cy - rad, cx + rad, cy + rad))
-        if len(cells):
-            cells = cells[np.linalg.norm(lat.centres(cells) - near[0], axis=1) < near[1]]
+        cells, centres = lat.cells_and_centres_in(w, h, window=(cx - rad, cy - rad, cx + rad, cy + rad))
+        cells = cells[np.linalg.norm(centres - near[0], axis=1) < near[1]]
     if len(cells) == 0:
         return np.zeros((0, 2), int)
     con = cell_contrast(link, lat, cells)[:, 0]
