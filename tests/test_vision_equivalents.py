@@ -98,3 +98,16 @@ def test_centres_kept_with_a_lattices_cells_are_those_computed_afresh():
         cells, centres = lat.cells_and_centres_in(640, 400, window=window)
         assert len(cells) > 0 and np.array_equal(centres, lat.centres(cells))
         assert lat.cells_in(640, 400, window=window) is cells
+
+
+def test_lab_conversion_centres_a_and_b_exactly():
+    import cv2
+
+    from vision.colours import to_lab
+    rng = np.random.default_rng(2)
+    for shape in ((37, 53, 3), (5, 1, 3), (1, 1, 3)):
+        bgr = rng.integers(0, 256, shape).astype(np.uint8)
+        lab8 = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+        got = to_lab(bgr)
+        assert got.dtype == np.float32 and got.shape == shape
+        assert np.array_equal(got, lab8 - np.array([0, 128, 128], np.float32))
