@@ -72,3 +72,65 @@ def test_link_image_does_not_depend_on_where_the_photo_lies_in_memory():
     assert all(np.array_equal(links[0], other) for other in links[1:])
     a, b = lab[..., 1].copy(), lab[..., 2].copy()
     assert np.array_equal(colours.chroma(a, b), np.sqrt(a * a + b * b))
+
+
+def test_candidate_scores_equal_the_plain_sum_over_edges():
+    from vision.identify import CANDIDATES, candidate_scores
+    rng = np.random.default_rng(11)
+    e = np.arange(6)[None, None, :]
+    for n in (1, 7, 60, 200):
+        logp = np.log(rng.dirichlet(np.ones(5) * 0.4, size=(n, 6)))
+        logp[rng.random(logp.shape) < 0.05] *= 1e3   # far outliers: large and small terms mixed
+        assert np.array_equal(candidate_scores(logp), logp[:, e, CANDIDATES].sum(-1))
+
+
+def test_loose_hexagons_at_once_equal_one_at_a_time():
+    """Shifts and samples of several one-cell lattices taken together (one homography per
+    cell) are those of each lattice on its own."""
+    import cv2
+
+    from vision.lattice import hexagon_shifts, local_shifts
+    from vision.sampling import sample_cells, sample_hexagons
+    rng = np.random.default_rng(7)
+    link = cv2.GaussianBlur(rng.random((120, 160)).astype(np.float32), (0, 0), 2.0)
+    bgr = rng.integers(0, 256, (240, 320, 3)).astype(np.uint8)
+    Hs = []
+    for _ in range(9):
+        a = rng.uniform(0, np.pi)
+        M = rng.uniform(6, 14) * np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        H = np.eye(3)
+        H[:2, :2], H[:2, 2] = M @ (np.eye(2) + rng.normal(0, 0.1, (2, 2))), rng.uniform(20, 100, 2)
+        H[2, :2] = rng.normal(0, 1e-3, 2)
+        Hs.append(H)
+    Hs = np.array(Hs)
+    one = np.zeros((1, 2), int)
+    shifts = hexagon_shifts(link, Hs)
+    S = np.diag([2.0, 2.0, 1.0])
+    edges, corners = sample_hexagons(bgr, S @ Hs, shifts)
+    for i, H in enumerate(Hs):
+        sh, _ = local_shifts(link, Lattice(H), one)
+        assert np.array_equal(shifts[i], sh[0])
+        e, c = sample_cells(bgr, Lattice(S @ H), one, sh)
+        assert np.array_equal(edges[i], e[0]) and np.array_equal(corners[i], c[0])
+    assert hexagon_shifts(link, np.zeros((0, 3, 3))).shape == (0, 2)
+
+
+def test_centres_kept_with_a_lattices_cells_are_those_computed_afresh():
+    lat = Lattice(np.array([[21.0, -4.0, 300.0], [3.0, 18.0, 200.0], [2e-4, -1e-4, 1.0]]))
+    for window in (None, (100.0, 50.0, 420.0, 300.0)):
+        cells, centres = lat.cells_and_centres_in(640, 400, window=window)
+        assert len(cells) > 0 and np.array_equal(centres, lat.centres(cells))
+        assert lat.cells_in(640, 400, window=window) is cells
+
+
+def test_lab_conversion_centres_a_and_b_exactly():
+    import cv2
+
+    from vision.colours import to_lab
+    rng = np.random.default_rng(2)
+    for shape in ((37, 53, 3), (5, 1, 3), (1, 1, 3)):
+        bgr = rng.integers(0, 256, shape).astype(np.uint8)
+        lab8 = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+        got = to_lab(bgr)
+        assert got.dtype == np.float32 and got.shape == shape
+        assert np.array_equal(got, lab8 - np.array([0, 128, 128], np.float32))

@@ -33,5 +33,12 @@ def test_support_map_is_kept_only_for_the_same_image_and_window():
         k = max(3, int(size * 2) | 1)
         return cv2.boxFilter((link > 0.3).astype(np.float32), -1, (k, k)) > 0.01
 
-    for link, size in [(a, 6.0), (a, 6.0), (a, 11.0), (b, 11.0), (a, 11.0)]:
-        assert np.array_equal(support_map(link, size), fresh(link, size))
+    for link, size in [(a, 6.0), (a, 6.0), (a, 11.0), (b, 11.0), (a, 11.0), (a, 30.0), (a, 7.0)]:
+        assert np.array_equal(everywhere(support_map(link, size)), fresh(link, size))
+
+
+def everywhere(support) -> np.ndarray:
+    """A :class:`vision.lattice.Support` asked at every pixel, as a bool image."""
+    h, w = support.shape
+    ys, xs = np.mgrid[0:h, 0:w]
+    return support.at(xs.ravel(), ys.ravel()).reshape(h, w)

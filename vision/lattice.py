@@ -41,43 +41,25 @@ def _cross(u: np.ndarray, v: np.ndarray) -> float:
 
 
 def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Apply a 3x3 homography to points (..., 2) (plain arithmetic: no BLAS threads)."""
+    """Apply a 3x3 homography to points (..., 2) (plain arithmetic: no BLAS threads); or
+    (N, 3, 3) homographies, one to each of N sets of points (N, ..., 2)."""
     pts = np.asarray(pts, np.float64)
     x, y = pts[..., 0], pts[..., 1]
-    w = H[2, 0] * x + H[2, 1] * y + H[2, 2]
+    h = _terms(H, x.ndim)
+    w = h[2][0] * x + h[2][1] * y + h[2][2]
     out = np.empty(pts.shape, np.float64)
-    out[..., 0] = (H[0, 0] * x + H[0, 1] * y + H[0, 2]) / w
-    out[..., 1] = (H[1, 0] * x + H[1, 1] * y + H[1, 2]) / w
+    out[..., 0] = (h[0][0] * x + h[0][1] * y + h[0][2]) / w
+    out[..., 1] = (h[1][0] * x + h[1][1] * y + h[1][2]) / w
     return out
 
 
-def _apply_sum(H: np.ndarray, *parts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Image x and y (float32) of the sum of broadcastable plane-point arrays (..., 2).
-
-    Each part is mapped by H's linear terms on its own (the first part also takes H's
-    constant terms) and only the sums are broadcast: a cells x shifts x edge points grid
-    costs a few passes over the result, not a float64 (..., 2) array of plane points
-    first.  The quotients are written straight into float32 arrays (this runs dozens of
-    times a frame on grids of 10^4-10^5 points; adding the constants to the full grid and
-    casting afterwards took three times as long on 3·10^5 points, for the same float32
-    values).
-    """
-    X = Y = W = None
-    for p in parts:
-        p = np.asarray(p, np.float64)
-        px, py = p[..., 0], p[..., 1]
-        x = H[0, 0] * px + H[0, 1] * py
-        y = H[1, 0] * px + H[1, 1] * py
-        w = H[2, 0] * px + H[2, 1] * py
-        if X is None:
-            X, Y, W = x + H[0, 2], y + H[1, 2], w + H[2, 2]
-        else:
-            X, Y, W = X + x, Y + y, W + w
-    shape = np.broadcast_shapes(X.shape, Y.shape, W.shape)
-    xs, ys = np.empty(shape, np.float32), np.empty(shape, np.float32)
-    np.divide(X, W, out=xs, casting="unsafe")
-    np.divide(Y, W, out=ys, casting="unsafe")
-    return xs, ys
+def _terms(H: np.ndarray, ndim: int) -> np.ndarray:
+    """``H``'s terms to multiply coordinate arrays of ``ndim`` axes with: ``H`` itself
+    (3, 3), or for (N, 3, 3) homographies, one per leading index of the coordinates, each
+    term as an (N, 1, ...) array (the same products as with that one homography)."""
+    if H.ndim == 2:
+        return H
+    return np.moveaxis(H, 0, -1).reshape((3, 3, len(H)) + (1,) * (ndim - 1))
 
 
 @dataclass
@@ -146,6 +128,12 @@ class Lattice:
         ``window`` = (x0, y0, x1, y1) px: only cells centred inside it too (a small window
         of a fine lattice is enumerated without the rest of the image's cells).
         """
+        return self.cells_and_centres_in(width, height, margin, window)[0]
+
+    def cells_and_centres_in(self, width: int, height: int, margin: float = 0.0,
+                             window: tuple[float, float, float, float] | None = None
+                             ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`cells_in` and their image centres (N, 2) (as :meth:`centres` gives them)."""
         # the search asks for the same lattice's cells several times (grown, then scored):
         # the last answer is kept with the H it was for (H is replaced, never changed)
         key = (width, height, margin, window)
@@ -153,19 +141,20 @@ class Lattice:
         if cached is not None and cached[0] is self.H and cached[1] == key:
             return cached[2]
         out = self._cells_in(width, height, margin, window)
-        out.flags.writeable = False
+        for a in out:
+            a.flags.writeable = False
         self.__dict__["_cells"] = (self.H, key, out)
         return out
 
     def _cells_in(self, width: int, height: int, margin: float,
-                  window: tuple[float, float, float, float] | None) -> np.ndarray:
-        """:meth:`cells_in`, computed."""
+                  window: tuple[float, float, float, float] | None) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`cells_and_centres_in`, computed."""
         x0, y0, x1, y1 = -margin, -margin, width + margin, height + margin
         if window is not None:
             x0, y0 = max(x0, window[0]), max(y0, window[1])
             x1, y1 = min(x1, window[2]), min(y1, window[3])
             if x0 >= x1 or y0 >= y1:
-                return np.zeros((0, 2), int)
+                return np.zeros((0, 2), int), np.zeros((0, 2))
         bx0, by0 = (0.0, 0.0) if window is None else (max(0.0, x0), max(0.0, y0))
         bx1, by1 = (width, height) if window is None else (min(width, x1), min(height, y1))
         corners = np.array([[0, 0], [width, 0], [width, height], [0, height],
@@ -173,14 +162,15 @@ class Lattice:
         qr = self.to_plane(corners) @ _INV_BASIS.T
         whole = np.ceil(qr[:4].max(0)) - np.floor(qr[:4].min(0)) + 5
         if np.prod(whole) > 40000:  # a degenerate lattice: refuse to enumerate millions
-            return np.zeros((0, 2), int)
+            return np.zeros((0, 2), int), np.zeros((0, 2))
         lo = np.floor(qr[4:].min(0)) - 2
         hi = np.ceil(qr[4:].max(0)) + 2
         # every (q, r) from lo to hi, q-major (lo and hi are whole numbers)
         cells = np.indices((int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1)).reshape(2, -1).T + lo.astype(int)
         c = self.centres(cells)
         ok = (c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)
-        return cells[ok]
+        # (a cell's centre does not depend on the other cells mapped with it)
+        return cells[ok], c[ok]
 
 
 def sample(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -439,6 +429,16 @@ def local_shifts(link: np.ndarray, lat: Lattice, cells: np.ndarray) -> tuple[np.
     return best + _FINE[k], sc2[np.arange(len(cells)), k]
 
 
+def hexagon_shifts(link: np.ndarray, Hs: np.ndarray) -> np.ndarray:
+    """:func:`local_shifts` of cell (0, 0) of each of N one-cell lattices ``Hs`` (N, 3, 3)
+    (hexagons fitted to loose tiles), all at once: shifts (N, 2)."""
+    if len(Hs) == 0:
+        return np.zeros((0, 2))
+    sc = _contrast_at(link, Hs, np.zeros((len(Hs), 2)), _SEARCH)
+    best = _SEARCH[sc.argmax(1)]
+    return best + _FINE[_contrast_at(link, Hs, best, _FINE).argmax(1)]
+
+
 def cell_contrast(link: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray | None = None
                   ) -> np.ndarray:
     """Mean link value at the 6 midpoints minus at the 6 corners, per cell (and shift)."""
@@ -447,22 +447,55 @@ def cell_contrast(link: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.
 
 
 _CHUNK_POINTS = 65536
-"""Sample points handled at once by :func:`_contrast_at`: the float64 work arrays of a
-shift search over a few hundred cells (~5·10^5 points) fall out of the cache; in chunks
-such a search took a third of the time."""
+"""Sample points handled at once by :func:`_contrast_at`: the work arrays of a shift search
+over a few hundred cells (~5·10^5 points) fall out of the cache; in chunks such a search
+took a third of the time."""
+
+_EDGE_W6 = (_EDGE_W / 6.0).astype(np.float32)
+""":data:`_EDGE_W` over the 6 midpoints, float32: one matrix product gives the contrast."""
 
 
 def _contrast_at(link: np.ndarray, H: np.ndarray, centres: np.ndarray, shifts: np.ndarray
                  ) -> np.ndarray:
     """:func:`cell_contrast` of plane points ``centres`` (N, 2) at each of ``shifts``
-    (S, 2), (N, S); computed a chunk of cells at a time (each cell's value is the same)."""
+    (S, 2), (N, S); computed a chunk of cells at a time (each cell's value is the same).
+    ``H``: (3, 3), or (N, 3, 3) one homography per cell."""
     per = max(1, _CHUNK_POINTS // (len(shifts) * len(_EDGE_PTS)))
     out = np.empty((len(centres), len(shifts)))
     for i in range(0, len(centres), per):
-        v = sample_xy(link, *_apply_sum(H, centres[i:i + per, None, None, :], shifts[None, :, None, :],
-                                        _EDGE_PTS[None, None, :, :]))
-        out[i:i + per] = (v * _EDGE_W).sum(-1) / 6.0
+        at = centres[i:i + per, None, :] + shifts[None, :, :]
+        v = sample_xy(link, *_map_offsets(H if H.ndim == 2 else H[i:i + per], at, _EDGE_PTS))
+        out[i:i + per] = v @ _EDGE_W6
     return out
+
+
+def _map_offsets(H: np.ndarray, at: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Image x and y, float32 (..., P), of plane points ``at`` (..., 2) plus each of
+    ``offsets`` (P, 2); ``H`` (3, 3), or (N, 3, 3): one homography per cell, ``at`` (N, ..., 2).
+
+    The shift search maps ~10^6 points a frame.  H's terms of ``at`` and of ``offsets`` are
+    taken apart in float64 (few values) and only their sums over the full grid are formed,
+    in float32, with one reciprocal of the perspective term per point: twice as fast as
+    float64 quotients.  Points move by under 10^-3 px against the float64 map (remap
+    resolves 1/32 px; the reads of video-720p 0-14 were the same to the last digit).
+    """
+    ax, ay = at[..., 0], at[..., 1]
+    ox, oy = offsets[:, 0], offsets[:, 1]
+    h = _terms(H, ax.ndim)
+    hp = h if H.ndim == 2 else h[..., None]  # (terms of the offsets: one more axis, P)
+
+    def part(r: int) -> np.ndarray:
+        return (h[r][0] * ax + h[r][1] * ay + h[r][2]).astype(np.float32)[..., None] + \
+            (hp[r][0] * ox + hp[r][1] * oy).astype(np.float32)
+
+    w = part(2)
+    np.reciprocal(w, out=w)
+    out = []
+    for r in (0, 1):
+        v = part(r)
+        v *= w
+        out.append(v)
+    return out[0], out[1]
 
 
 def refine(link: np.ndarray, lat: Lattice, cells: np.ndarray, min_contrast: float
@@ -488,40 +521,61 @@ def refine(link: np.ndarray, lat: Lattice, cells: np.ndarray, min_contrast: floa
     return replace(lat, H=H), cells[good]
 
 
-def _supported(lat: Lattice, cells: np.ndarray, support: np.ndarray | None) -> np.ndarray:
-    """Cells whose centre lies where ``support`` (bool image) is set."""
-    if support is None or len(cells) == 0:
-        return cells
-    c = np.round(lat.centres(cells)).astype(int)
+def _supported(lat: Lattice, support: Support) -> tuple[np.ndarray, np.ndarray]:
+    """The lattice's cells in the image whose centre (rounded to a pixel) lies where
+    ``support`` says tiles may be, and their centres: (M, 2) int, (M, 2) px."""
     h, w = support.shape
+    cells, centres = lat.cells_and_centres_in(w, h)
+    c = np.round(centres).astype(int)
     ok = (c[:, 0] >= 0) & (c[:, 0] < w) & (c[:, 1] >= 0) & (c[:, 1] < h)
-    ok[ok] = support[c[ok, 1], c[ok, 0]]
-    return cells[ok]
+    ok[ok] = support.at(c[ok, 0], c[ok, 1])
+    return cells[ok], centres[ok]
+
+
+@dataclass(frozen=True)
+class Support:
+    """Where tiles may be: pixels with link colour (link > 0.3) on over 1 % of the ``k`` x
+    ``k`` window round them, i.e. within about one cell of a link.
+
+    Asked only at cell centres, so it is answered from a summed-area table of the link
+    mask (padded by ``pad`` px, mirrored as OpenCV's default border mirrors) instead of
+    box-filtering every pixel for each cell size: the growths of one frame ask at half a
+    dozen sizes.  The answers are those of the box filter (tests).
+    """
+
+    table: np.ndarray      # int32 (h + 2 pad + 1, w + 2 pad + 1) summed-area table
+    pad: int
+    k: int                 # window side, odd
+    shape: tuple[int, int]  # (h, w) of the link image
+
+    def at(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """bool (N,) at integer pixels ``x``, ``y`` (N,) inside the image."""
+        r, t = self.k // 2, self.table
+        x0, x1 = x - r + self.pad, x + r + self.pad + 1
+        y0, y1 = y - r + self.pad, y + r + self.pad + 1
+        count = t[y1, x1] - t[y0, x1] - t[y1, x0] + t[y0, x0]
+        return count > 0.01 * self.k * self.k
 
 
 _LAST_SUPPORT: list = []
-"""[(link, k, map)] of the last :func:`support_map`: the search's growths and the reader
-ask for the same link image's map at the same window, often several times a frame."""
+"""[(link, pad, table)] of the last summed-area table :func:`support_map` made: the
+search's growths and the reader ask about the same link image, many times a frame."""
 
 
-def support_map(link: np.ndarray, size: float) -> np.ndarray:
-    """bool image: within about one cell of link colour (where tiles may be).
+def support_map(link: np.ndarray, size: float) -> Support:
+    """Where tiles may be, for cells of ``size`` px (see :class:`Support`).
 
-    ``link`` must not be changed in place between calls (the last map is reused).
+    ``link`` must not be changed in place between calls (its table is reused).
     """
     k = max(3, int(size * 2) | 1)
-    if _LAST_SUPPORT and _LAST_SUPPORT[0][0] is link and _LAST_SUPPORT[0][1] == k:
-        return _LAST_SUPPORT[0][2]
-    out = _support_map(link, k)
-    _LAST_SUPPORT[:] = [(link, k, out)]
-    return out
-
-
-def _support_map(link: np.ndarray, k: int) -> np.ndarray:
-    m = (link > 0.3).view(np.uint8)
-    # a window count, exact in integers (and half the time of a float mean)
-    count = cv2.boxFilter(m, cv2.CV_16U if k * k < 65536 else cv2.CV_32S, (k, k), normalize=False)
-    return count > 0.01 * k * k
+    last = _LAST_SUPPORT[0] if _LAST_SUPPORT else None
+    if last is None or last[0] is not link or last[1] < k // 2:
+        # room for windows half as large again (scaled copies of a lattice, its growth)
+        pad = k // 2 + k // 4 + 1
+        m = cv2.copyMakeBorder((link > 0.3).view(np.uint8), pad, pad, pad, pad, cv2.BORDER_REFLECT_101)
+        last = (link, pad, cv2.integral(m, sdepth=cv2.CV_32S))
+        _LAST_SUPPORT[:] = [last]
+    return Support(last[2], last[1], k, link.shape)
 
 
 MAX_REFINED = 500
@@ -541,10 +595,10 @@ def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) ->
     min_c = 0.3
     radius = 3.5 * size0 * SQ3
     for _ in range(8):
-        cells_all = _supported(lat, lat.cells_in(w, h), support)
+        cells_all, centres = _supported(lat, support)
         if len(cells_all) == 0:
             return None
-        d = np.linalg.norm(lat.centres(cells_all) - centre, axis=1)
+        d = np.linalg.norm(centres - centre, axis=1)
         near = d < radius
         # a busy cloth can "support" thousands of cells; a Tantrix of 56 tiles spans a few
         # hundred, so the nearest are enough (and keep the homography fit fast)
@@ -558,7 +612,7 @@ def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) ->
         if near.all():
             break
         radius *= 2.0
-    cells_all = _supported(lat, lat.cells_in(w, h), support)
+    cells_all, _ = _supported(lat, support)
     if len(cells_all) == 0:
         return None
     con = cell_contrast(link, lat, cells_all)[:, 0]

@@ -431,7 +431,7 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
         return scene
     lat, steps = _choose_frame(lat, occ)
     # the turned lattice relabels cells: recompute them in the new frame
-    cells = lattice._supported(lat, lat.cells_in(w, h), lattice.support_map(link, _median_size(lat, occ)))
+    cells, _ = lattice._supported(lat, lattice.support_map(link, _median_size(lat, occ)))
     shifts, con = lattice.local_shifts(link, lat, cells)
     cloth = (con > OCCUPIED_CONTRAST).sum() > MANY_CELLS
     if cloth:
@@ -458,6 +458,7 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
     # unread cells held by clear ones are read cleared of the veil, and kept only if
     # they then read clearly
     occ0, shifts0, strong0, model0 = occ, shifts, strong, model
+    loose_edges, loose_corners = _loose_samples(link, full, S, hexes)
     extra = _veiled_cells(link, lat, occ0[strong0], occ0)
     known, known_shifts = occ0[strong0], shifts0[strong0]
     for _round in range(VEIL_ROUNDS):
@@ -481,15 +482,7 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
             faint = ~strong[redo]
             held[faint] = _neighbours_shift(occ[redo[faint]], occ[strong], shifts[strong])
             e2, c2 = sample_cells(full, lat_full, occ[redo], held, body)
-        loose_edges, loose_corners = [], []
-        for hx in hexes:
-            # the blob's hexagon is rough: settle it on its links like any lattice cell
-            sh, _ = lattice.local_shifts(link, Lattice(hx.H), np.zeros((1, 2), int))
-            hx.shift = sh[0]
-            e, c = sample_cells(full, Lattice(S @ hx.H), np.zeros((1, 2), int), hx.shift[None])
-            loose_edges.append(e)
-            loose_corners.append(c)
-        all_edges = np.concatenate([edges] + loose_edges) if loose_edges else edges
+        all_edges = np.concatenate([edges, loose_edges])
         # the colour model learns only from clear cells and loose hexagons, not faint ones
         learn = np.r_[strong, np.ones(len(hexes), bool)]
         model = colours.adapt_scale(model, edges[strong].reshape(-1, 3))
@@ -515,8 +508,8 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
         readings = readings[:len(occ)]
         keep, bad = [], []
         centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts) / ws
-        body = _body_corners(np.concatenate([corners] + loose_corners), model,
-                             np.concatenate([cleared] + loose_corners))
+        body = _body_corners(np.concatenate([corners, loose_corners]), model,
+                             np.concatenate([cleared, loose_corners]))
         loose_body, body = body[len(occ):], body[:len(occ)]
         for i, (cell, rd) in enumerate(zip(occ, readings)):
             item = (tuple(int(v) for v in cell), rd, centres[i])
@@ -558,6 +551,19 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
             scene.loose.append(_loose_item(rd, hx.centre / ws))
     _dedupe_numbers(scene)
     return scene
+
+
+def _loose_samples(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: list[_LooseHex]
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Edge (N, 6, 3) and corner (N, 6, 3) samples of the loose hexagons on the decoded
+    image ``full`` (``S``: working → decoded pixels), all at once; sets each ``shift``.
+
+    The blob's hexagon is rough: it is settled on its links like any lattice cell."""
+    Hs = np.array([hx.H for hx in hexes]).reshape(-1, 3, 3)
+    shifts = lattice.hexagon_shifts(link, Hs)
+    for hx, sh in zip(hexes, shifts):
+        hx.shift = sh
+    return sampling.sample_hexagons(full, S @ Hs, shifts)
 
 
 def _veiled_cells(link: np.ndarray, lat: Lattice, clear: np.ndarray, occ: np.ndarray) -> np.ndarray:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import colours
-from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice, sample
+from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice, _apply, sample
 from .order_stats import median
 
 # edge sample pattern in plane units: along the centre→midpoint ray and across it
@@ -84,9 +84,21 @@ def sample_cells(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.nd
     ``lat`` maps the plane to ``bgr``'s pixels; ``shifts`` (N, 2) are per-cell plane shifts;
     ``body``: the tile bodies' BGR (3,), to clear each cell of glare first (:func:`unveil`).
     """
-    centres = np.asarray(cells, np.float64) @ BASIS.T + shifts
-    v = sample(bgr, lat.to_image(centres[:, None, None, :] + EDGE_OFFSETS[None]))
-    c = sample(bgr, lat.to_image(centres[:, None, :] + CORNER_OFFSETS[None]))
+    return _sample_at(bgr, lat.H, np.asarray(cells, np.float64) @ BASIS.T + shifts, body)
+
+
+def sample_hexagons(bgr: np.ndarray, Hs: np.ndarray, shifts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`sample_cells` of cell (0, 0) of each of N one-cell lattices ``Hs`` (N, 3, 3)
+    (hexagons fitted to loose tiles) at its shift (N, 2), all at once."""
+    return _sample_at(bgr, Hs, np.asarray(shifts, np.float64))
+
+
+def _sample_at(bgr: np.ndarray, H: np.ndarray, centres: np.ndarray, body: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`sample_cells` of cells centred at plane points ``centres`` (N, 2); ``H``
+    (3, 3), or (N, 3, 3) one homography per cell."""
+    v = sample(bgr, _apply(H, centres[:, None, None, :] + EDGE_OFFSETS[None]))
+    c = sample(bgr, _apply(H, centres[:, None, :] + CORNER_OFFSETS[None]))
     if body is not None and len(v):
         v, c = unveil(v.astype(np.float64), c.astype(np.float64), np.asarray(body, np.float64))
     return median(_to_lab(v), axis=2), _to_lab(c)
