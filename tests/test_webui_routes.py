@@ -353,3 +353,23 @@ def test_game_turn_enters_the_endgame_when_the_bag_is_counted_empty(client):
     assert r["board"]["bag_empty"] is True
     assert r["report"]["controlled_cells"] == [] and r["report"]["restraint_violations"] == []
     assert client.get(f"/api/games/{gid}").json["bag"] == 0
+
+
+def test_analyze_a_board_with_unread_tiles_marks_them_occupied(client):
+    """A board JSON whose `unreadable` list names a tile hidden by a hand: the page's report
+    counts that cell as occupied (no forced space there), says so in its findings and
+    draws the cell as unreadable."""
+    board = position(16, seed=3)
+    data = board.to_json()
+    hidden = data["tiles"].pop(5)
+    data["unreadable"] = [{"q": hidden["q"], "r": hidden["r"], "confidence": 0.1}]
+    r = client.post("/api/analyze?view=1", json=data)
+    assert r.status_code == 200
+    cell = [hidden["q"], hidden["r"]]
+    assert r.json["unread_cells"] == [cell]
+    assert cell not in [s["cell"] for s in r.json["forced_spaces"]] + r.json["holes"]
+    assert any(f["kind"] == "unread" for f in r.json["findings"])
+    assert 'class="unreadable"' in r.json["diagram"]
+    bad = dict(data, unreadable=[{"q": data["tiles"][0]["q"], "r": data["tiles"][0]["r"]}])
+    r = client.post("/api/analyze", json=bad)
+    assert r.status_code == 400 and "already holds a tile" in r.get_data(as_text=True)
