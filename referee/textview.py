@@ -63,12 +63,6 @@ def findings(report: dict[str, Any]) -> list[tuple[str, str]]:
     ``unread`` (tiles that could not be read: findings beside them may be missing).
     """
     out = []
-    unread = report.get("unread_cells") or []
-    if unread:
-        cells = " ".join(str(tuple(c)) for c in unread)
-        out.append(("unread", f"{len(unread)} tile(s) could not be read, at {cells}: their cells "
-                              "count as occupied, but mismatches and lines through them are "
-                              "not judged (scores are lower bounds)"))
     for m in report["mismatches"]:
         a, b = m["colours"]
         out.append(("mismatch", f"mismatch: {tuple(m['cell'])} edge {m['edge']} shows {a}, "
@@ -87,8 +81,14 @@ def findings(report: dict[str, Any]) -> list[tuple[str, str]]:
         out.append(("hole", "holes: " + " ".join(str(tuple(c)) for c in report["holes"])))
     for v in report.get("restraint_violations", []):
         out.append(("violation", f"restraint {v['rule']} broken: {v['reason']}"))
-    if len(out) == (1 if unread else 0):
+    if not out:
         out.append(("ok", "no findings: every touching edge matches, no forced spaces, no holes"))
+    unread = report.get("unread_cells") or []
+    if unread:
+        cells = " ".join(str(tuple(c)) for c in unread)
+        out.insert(0, ("unread", f"{len(unread)} tile(s) could not be read, at {cells}: their "
+                                 "cells count as occupied, but mismatches and lines through "
+                                 "them are not judged (scores are lower bounds)"))
     return out
 
 

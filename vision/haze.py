@@ -15,7 +15,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .sampling import MAX_TINT, MAX_VEIL
+from .sampling import MAX_VEIL, tinted_light
 
 VEILED = 0.2
 """A board counts as veiled when its bodies' darkest channel is at least this share of
@@ -28,8 +28,9 @@ def clear_veil(bgr: np.ndarray) -> np.ndarray:
     The veil is the darkest channel's minimum over a window of about 1 % of the image's
     longer side, smoothed over twice that (a veil varies slowly), and capped at
     :data:`~vision.sampling.MAX_VEIL` (beyond, the colours are clipped white).  A light
-    table is taken for a veil too and comes out dark: only a look at a photo that read
-    poorly uses this (``second_look.LOOKS``), and its read must then beat the others.
+    table is taken for a veil too and comes out dark: only the last look uses this
+    (``second_look.LOOKS``: after a poor read, or beside cells that look veiled), its tiles
+    must show veiled bodies in the photo as taken, and its read must beat the others.
     """
     k = max(3, round(max(bgr.shape[:2]) / 100)) | 1
     dark = cv2.erode(bgr.min(axis=2), np.ones((k, k), np.uint8)).astype(np.float32)
@@ -42,9 +43,8 @@ def clear_veil(bgr: np.ndarray) -> np.ndarray:
 def veiled(body: np.ndarray) -> np.ndarray:
     """Are tile bodies that show BGR ``body`` (..., 3) under a near-white veil? (...) bool.
 
-    Lifted (darkest channel at least :data:`VEILED` of white) and grey (channels within
-    :data:`~vision.sampling.MAX_TINT` of each other, as ``sampling.unveil`` asks of a
-    veil): a wooden or coloured table read as tiles is tinted, black bodies are not lifted.
+    Lifted (darkest channel at least :data:`VEILED` of white) and not tinted
+    (:func:`~vision.sampling.tinted_light`, as ``sampling.unveil`` asks of a veil): a
+    wooden or coloured table read as tiles is tinted, black bodies are not lifted.
     """
-    hi, lo = np.max(body, axis=-1), np.min(body, axis=-1)
-    return (lo >= VEILED * 255.0) & (hi - lo <= MAX_TINT * hi)
+    return (np.min(body, axis=-1) >= VEILED * 255.0) & ~tinted_light(body)

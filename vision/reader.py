@@ -346,8 +346,7 @@ def _veiled_beside(photo: Photo, scene: Scene) -> bool:
     # (the read cells' median shift will do for a yes/no: a cell's own shift is a
     # fraction of a cell, and this runs on every good read of a live camera)
     shifts = np.repeat(median(np.array([scene.shifts[c] for c in read]), axis=0)[None], len(cells), 0)
-    f = photo.image.shape[1] / scene.work.shape[1]
-    lat = replace(scene.lattice, H=np.diag([f, f, 1.0]) @ scene.lattice.H)
+    lat = _on_photo(scene, photo)
     h, w = photo.image.shape[:2]
     xy = lat.to_image(cells.astype(np.float64) @ BASIS.T + shifts)
     inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
@@ -377,10 +376,15 @@ def _veiled_bodies(photo: Photo, scene: Scene) -> bool:
     cells = [c for c, _rd, _px in scene.readings]
     if scene.lattice is None or not cells:
         return False
-    f = photo.image.shape[1] / scene.work.shape[1]
-    lat = replace(scene.lattice, H=np.diag([f, f, 1.0]) @ scene.lattice.H)
     shifts = np.array([scene.shifts.get(c, np.zeros(2)) for c in cells])
-    return bool(haze.veiled(sampling.body_colour(photo.image, lat, np.array(cells), shifts)))
+    return bool(haze.veiled(sampling.body_colour(photo.image, _on_photo(scene, photo), np.array(cells), shifts)))
+
+
+def _on_photo(scene: Scene, photo: Photo) -> Lattice:
+    """The scene's lattice mapping the plane to ``photo``'s decoded pixels (not the
+    working copy's)."""
+    f = photo.image.shape[1] / scene.work.shape[1]
+    return replace(scene.lattice, H=np.diag([f, f, 1.0]) @ scene.lattice.H)
 
 
 def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: float | None = None,

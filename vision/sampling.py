@@ -68,7 +68,7 @@ def unveil(edges: np.ndarray, corners: np.ndarray, body: np.ndarray) -> tuple[np
     # glare is the light's own colour, near white; corners tinted strongly (a hand, a
     # wooden table beside the board) are no veil and are left as they are
     light = veil / np.maximum(a, 1e-3)[:, None]
-    tinted = light.max(1) - light.min(1) > MAX_TINT * np.maximum(light.max(1), 1.0)
+    tinted = tinted_light(light)
     a = np.where(tinted, 0.0, a)
     veil = np.where(tinted[:, None], 0.0, veil)
     k = 1.0 / (1.0 - a)
@@ -104,15 +104,26 @@ def _sample_at(bgr: np.ndarray, H: np.ndarray, centres: np.ndarray, body: np.nda
     return median(_to_lab(v), axis=2), _to_lab(c)
 
 
+def tinted_light(light: np.ndarray) -> np.ndarray:
+    """Is a light of BGR ``light`` (..., 3) too coloured to be a glare veil? (...) bool.
+
+    Glare is the lamp's own colour, near white: channels further apart than
+    :data:`MAX_TINT` of the brightest are a hand, a wooden table, a coloured object."""
+    hi = np.max(light, axis=-1)
+    return hi - np.min(light, axis=-1) > MAX_TINT * np.maximum(hi, 1.0)
+
+
+def _corner_samples(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+    """BGR (N, 6, 3) at the six corners of each cell (always body on a tile)."""
+    centres = np.asarray(cells, np.float64) @ BASIS.T + shifts
+    return sample(bgr, lat.to_image(centres[:, None, :] + CORNER_OFFSETS[None]))
+
+
 def body_colour(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
     """Median BGR (3,) of the corners of ``cells``: the tile bodies' colour in this photo."""
-    centres = np.asarray(cells, np.float64) @ BASIS.T + shifts
-    c = sample(bgr, lat.to_image(centres[:, None, :] + CORNER_OFFSETS[None]))
-    return median(c.reshape(-1, 3), axis=0).astype(np.float64)
+    return median(_corner_samples(bgr, lat, cells, shifts).reshape(-1, 3), axis=0).astype(np.float64)
 
 
 def corner_colours(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
     """Median BGR (N, 3) of each cell's six corners (its body, if a tile lies there)."""
-    centres = np.asarray(cells, np.float64) @ BASIS.T + shifts
-    c = sample(bgr, lat.to_image(centres[:, None, :] + CORNER_OFFSETS[None]))
-    return median(c, axis=1).astype(np.float64)
+    return median(_corner_samples(bgr, lat, cells, shifts), axis=1).astype(np.float64)
