@@ -5,6 +5,7 @@ import pytest
 
 from referee.compare import best_alignment
 from vision import read_photo, sampling, second_look
+from vision.identify import Reading
 from vision.reader import Scene
 
 BODY = np.array([40.0, 42.0, 45.0])
@@ -44,10 +45,21 @@ def test_unveil_stops_where_glare_has_clipped_everything():
 
 def test_many_bodies_under_the_lattice_and_few_tiles_read_is_a_poor_read():
     scene = Scene(photo=None, work=np.zeros((1, 1, 3), np.uint8), work_scale=1.0)
-    scene.readings = [((i, 0), None, None) for i in range(4)]
+    scene.readings = [((i, 0), Reading(i + 1, 0, 1.0, 1.0), None) for i in range(4)]
     scene.covered = 4
     assert not second_look.wanted(scene)
     scene.covered = 20
+    assert second_look.wanted(scene)
+
+
+def test_many_tiles_read_only_as_their_next_best_is_a_poor_read():
+    # cells whose best number another cell holds, read as their next best: the read is
+    # doubtful (a first look that found only part of the board reads this way)
+    scene = Scene(photo=None, work=np.zeros((1, 1, 3), np.uint8), work_scale=1.0)
+    scene.readings = [((i, 0), Reading(i + 1, 0, 1.0, 1.0), None) for i in range(20)]
+    assert not second_look.wanted(scene)
+    for i in range(4):
+        scene.readings[i] = ((i, 0), Reading(i + 1, 0, 0.95, 0.8, pushed=True), None)
     assert second_look.wanted(scene)
 
 

@@ -146,3 +146,22 @@ def test_cells_claim_numbers_round_by_round():
     assert (got[56].tile, got[56].rotation) == (numbers[55], 0) and got[56].confidence > 0.9
     assert got[55].fit == 0.0
     assert [g.tile for g in got[:55]] == numbers[:55]
+
+
+def test_a_cell_pushed_off_its_best_number_is_judged_among_the_free_ones():
+    # hard-46: a blurred yellow link read as green makes a cell fit another tile (held
+    # surely by a clear cell) a little better than its own.  The assignment gives it its
+    # own; its confidence is taken among the numbers not held elsewhere, and it is flagged
+    (a, ka), (b, kb), diff = _ambiguous_pair()
+    lp = _halfway((a, ka), (b, kb), diff)
+    # tilt the ambiguous edge towards b's colour: b is the cell's best fit (~80 %)
+    lp[diff[1], CLASSES.index(rotated_edges(b, kb)[diff[1]])] = np.log(0.8)
+    lp[diff[1], CLASSES.index(rotated_edges(a, ka)[diff[1]])] = np.log(0.2)
+    alone = identify(lp[None])[0]
+    assert alone.tile == b and not alone.pushed
+    got = identify(np.stack([_logp(rotated_edges(b, kb)), lp]))
+    assert got[0].tile == b and not got[0].pushed
+    assert (got[1].tile, got[1].rotation) == (a, ka)
+    assert got[1].pushed and got[1].confidence > 0.8   # (among all 336: about 0.2)
+    # without the one-number-per-tile rule nothing is pushed
+    assert not any(r.pushed for r in identify(np.stack([_logp(rotated_edges(b, kb)), lp]), unique=False))

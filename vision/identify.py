@@ -32,14 +32,19 @@ assert COLOURS == CLASSES[:4]
 class Reading:
     """Identification of one cell: tile number, rotation, confidence and fit.
 
-    ``confidence`` is the posterior of the chosen (tile, rotation) among all 336; ``fit``
-    the mean probability of the chosen edge colours (low when the tile is covered).
+    ``confidence`` is the posterior of the chosen (tile, rotation) among the candidates
+    whose numbers no other cell holds surely; ``fit`` the mean probability of the chosen
+    edge colours (low when the tile is covered); ``pushed``: the assignment gave the cell
+    another number than the one its colours fit best (that one is held elsewhere), so a
+    read with many such cells is doubtful (``second_look.wanted``) and such a cell is never
+    given as a loose tile.
     """
 
     tile: int
     rotation: int
     confidence: float
     fit: float
+    pushed: bool = False
 
 
 _EDGE_CLASS = (np.arange(6)[:, None] * 5 + CANDIDATES.reshape(-1, 6).T)
@@ -140,9 +145,11 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
             choice[rows] = cols
     conf_all = np.exp(best[np.arange(n), choice] - lse)
     if unique:
-        # a cell pushed off its own best number by the assignment keeps its doubt
-        # (a cell left without a number keeps its posterior among all 336)
-        lse = np.where((choice == own) & ~spare, _lse_without_taken(flat, choice, conf_all >= SURE, spare), lse)
+        # (a cell left without a number keeps its posterior among all 336; a cell pushed
+        # off its own best number by a sure holder of it is judged among the numbers left,
+        # and flagged ``pushed``: hard-46, blurred yellow links read green, where four
+        # tiles' best numbers were held by clear cells and the next were right)
+        lse = np.where(~spare, _lse_without_taken(flat, choice, conf_all >= SURE, spare), lse)
     # every cell at once (this runs several times a frame; a loop over cells cost ~5 ms)
     rows = np.arange(n)
     rot = best_rot[rows, choice]
@@ -150,8 +157,10 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
     fit = _fit(logp, choice, rot)
     fit[spare] = 0.0
     tiles = NUMBERS[choice]
-    return [Reading(int(t), int(k), float(c), float(f))
-            for t, k, c, f in zip(tiles.tolist(), rot.tolist(), conf.tolist(), fit.tolist())]
+    pushed = (choice != own) & ~spare
+    return [Reading(int(t), int(k), float(c), float(f), bool(p))
+            for t, k, c, f, p in zip(tiles.tolist(), rot.tolist(), conf.tolist(), fit.tolist(),
+                                     pushed.tolist())]
 
 
 def _fit(logp: np.ndarray, choice: np.ndarray, rot: np.ndarray) -> np.ndarray:

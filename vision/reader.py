@@ -548,10 +548,12 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
     scene.cells = occ
     scene.readings = keep
     scene.unreadable = _plausible_unreadable(bad, keep)
-    scene.loose = [_loose_item(rd, px) for _c, rd, px in isolated]
+    # (a tile standing alone whose colours fit a tile read on the board better than any
+    # free one is more likely a patch of cloth than a tile: it is not given as loose)
+    scene.loose = [_loose_item(rd, px) for _c, rd, px in isolated if not rd.pushed]
     for hx, rd, b in zip(hexes, loose_readings, loose_body):
         # (a round coloured dot on a cloth fits a hexagon too: a tile has a grey body)
-        if _readable(rd, b):
+        if _readable(rd, b) and not rd.pushed:
             scene.loose.append(_loose_item(rd, hx.centre / ws))
     _dedupe_numbers(scene)
     return scene
