@@ -153,3 +153,27 @@ def test_board_kinds_are_what_they_claim():
         assert mismatches(datasets.make_board("mismatch", rng))
     sol = datasets.puzzle_solution("discovery-6")
     assert sol is not None and check_puzzle("discovery-6", sol)["solved"]
+
+
+def test_true_lattice_reads_the_easy_tiles_and_not_a_lattice_half_a_cell_off(tier, tmp_path):
+    # bench.true_lattice: the colour stage alone, on cells the truth places
+    import shutil
+
+    import numpy as np
+
+    from bench import true_lattice
+    _root, paths = tier
+    photo = max(paths, key=lambda p: len(json.loads(p.with_suffix(".json").read_text())["tiles"]))
+    got = true_lattice.read_true_cells(photo)
+    assert got["tiles"] >= 4 and got["right"] == got["tiles"] and got["right_surely"] == got["tiles"]
+    # the same photo with its true centres moved by half a centre distance: the cells now
+    # straddle two tiles, and few read right
+    truth = json.loads(photo.with_suffix(".json").read_text())
+    pix = np.array([t["pixel"] for t in truth["tiles"]], float)
+    step = np.sort(np.linalg.norm(pix[:, None] - pix[None], axis=2), axis=1)[:, 1].min()
+    for t in truth["tiles"]:
+        t["pixel"] = [t["pixel"][0] + 0.5 * step, t["pixel"][1]]
+    moved = tmp_path / photo.name
+    shutil.copy(photo, moved)
+    moved.with_suffix(".json").write_text(json.dumps(truth))
+    assert true_lattice.read_true_cells(moved)["right"] < got["tiles"] // 2
