@@ -61,8 +61,8 @@ def earned(scene: Any) -> float:
 def wanted(scene: Any) -> bool:
     """Is the first read poor enough to look again (few tiles, or many cells unread or
     read only as the next best tile, their best held by another cell: ``Reading.pushed``;
-    rt-116 read 37 clear tiles of 54 in its first look, with seven such cells, and 54 in
-    the second)?"""
+    rt-116's first look read 37 tiles of 54, four of them such cells, beside 3 unread; the
+    second read 54)?"""
     n = len(scene.readings)
     doubtful = len(scene.unreadable) + sum(rd.pushed for _c, rd, _px in scene.readings)
     # (many more dark tile bodies under the lattice than tiles read: the links were lost)
