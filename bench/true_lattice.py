@@ -4,16 +4,15 @@
 
 For each rendered image a homography is fitted to the renderer's true tile centres, every
 true cell is sampled on the photo (``vision.sampling.sample_cells``) and identified with the
-reader's colour model (``vision.colours``: the photo's first model, scaled to its links, then
-calibrated on its own readings three times, as the reader does) and the global assignment
-(``vision.identify``).  A tile counts as read when number and rotation are right, and as
-read *surely* when the reading also passes the reader's own bar for keeping a tile (fit and
-confidence, ``vision.reader.UNFIT``).
+reader's colour stage: the photo's first model, scaled to its links and calibrated on its
+own readings (``vision.reader.learn_colours``), then the global assignment.  A tile counts
+as read when number and rotation are right, and as read *surely* when the reading also
+passes the reader's own bar for keeping a tile (``vision.reader.fits``).
 
 Beside each figure the reader's own count from its last benchmark run
 (``bench/results/reader-<tier>.json`` or ``recognition-<tier>-vision.read_photo.json``,
-the newer, when it covers the image) shows what the lattice search
-and the occupancy test lose: a photo whose true cells read well but whose reader count is
+the newer, when it covers the image) shows what the lattice search and the occupancy test
+lose: a photo whose true cells read well but whose reader count is
 low lost its tiles before any colour was read.  This is a diagnosis, not a reader: it
 knows where the tiles are.
 
@@ -39,7 +38,7 @@ def read_true_cells(photo_path: str | Path) -> dict[str, Any]:
     from vision import bodies, colours, identify, sampling
     from vision.image_io import load_photo
     from vision.lattice import BASIS, Lattice
-    from vision.reader import UNFIT
+    from vision.reader import UNFIT, fits, learn_colours
 
     truth = json.loads(Path(photo_path).with_suffix(".json").read_text())
     tiles = truth["tiles"]
@@ -55,16 +54,13 @@ def read_true_cells(photo_path: str | Path) -> dict[str, Any]:
     lab = colours.to_lab(photo.image)
     model = colours.initial_model(lab, bodies.dark_mask(lab))
     edges, _corners = sampling.sample_cells(photo.image, Lattice(H), cells, np.zeros((len(cells), 2)))
-    model = colours.adapt_scale(model, edges.reshape(-1, 3))
-    for _ in range(3):
-        readings = identify.identify(colours.log_probs(edges, model))
-        weights = np.repeat([r.confidence for r in readings], 6)
-        model = colours.calibrate(model, edges.reshape(-1, 3), identify.edge_labels(readings).ravel(), weights)
-    readings = identify.identify(colours.log_probs(edges, model))
+    every = np.ones(len(cells), bool)
+    model = learn_colours(colours.adapt_scale(model, edges.reshape(-1, 3)), edges, every)
+    readings = identify.identify(colours.log_probs(edges, model), first=every, last_if=UNFIT)
     for t, rd in zip(tiles, readings):
         if (rd.tile, rd.rotation) == (t["tile"], t["rotation"]):
             out["right"] += 1
-            out["right_surely"] += int(rd.fit >= UNFIT[0] and rd.confidence >= UNFIT[1])
+            out["right_surely"] += int(fits(rd))
     return out
 
 

@@ -489,13 +489,7 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
         all_edges = np.concatenate([edges, loose_edges])
         # the colour model learns only from clear cells and loose hexagons, not faint ones
         learn = np.r_[strong, np.ones(len(hexes), bool)]
-        model = colours.adapt_scale(model, edges[strong].reshape(-1, 3))
-        for _ in range(3):
-            logp = colours.log_probs(all_edges, model)
-            readings = identify.identify(logp, first=learn, last_if=UNFIT)
-            labels = identify.edge_labels(readings)[learn].ravel()
-            weights = np.repeat([r.confidence for r, ok in zip(readings, learn) if ok], 6)
-            model = colours.calibrate(model, all_edges[learn].reshape(-1, 3), labels, weights)
+        model = learn_colours(colours.adapt_scale(model, edges[strong].reshape(-1, 3)), all_edges, learn)
         if len(redo):
             # with the photo's colours learnt, a cell sampled both ways is read the way that
             # explains its colours clearly better
@@ -638,8 +632,27 @@ def _on_tiles_if_scattered(items: list, mask: np.ndarray, lat: Lattice, shifts: 
             if v >= TILE_COVER or (v >= TILE_COVER / 2 and _clean(rd))]
 
 
-def _fits(rd: identify.Reading) -> bool:
-    """Do a reading's edges fit one tile that stands out (see :func:`_readable`)?"""
+COLOUR_ROUNDS = 3
+"""Rounds of reading the cells and refitting the link colours to what they were read as."""
+
+
+def learn_colours(model: colours.ColourModel, edges: np.ndarray, learn: np.ndarray
+                  ) -> colours.ColourModel:
+    """The photo's link colours learnt from its cells: read the cells' edge samples
+    ``edges`` (N, 6, 3) Lab, refit the colour means to the colours read on the cells
+    ``learn`` (N,) bool, weighted by confidence, :data:`COLOUR_ROUNDS` times.  The cells
+    ``learn`` claim tile numbers first (``identify``'s ``first``)."""
+    for _ in range(COLOUR_ROUNDS):
+        readings = identify.identify(colours.log_probs(edges, model), first=learn, last_if=UNFIT)
+        labels = identify.edge_labels(readings)[learn].ravel()
+        weights = np.repeat([r.confidence for r, ok in zip(readings, learn) if ok], 6)
+        model = colours.calibrate(model, edges[learn].reshape(-1, 3), labels, weights)
+    return model
+
+
+def fits(rd: identify.Reading) -> bool:
+    """Do a reading's edges fit one tile that stands out (:data:`UNFIT`)?  A tile is given
+    only if its corners are body too (:func:`_readable`)."""
     return rd.fit >= UNFIT[0] and rd.confidence >= UNFIT[1]
 
 
@@ -647,7 +660,7 @@ def _readable(rd: identify.Reading, body: float) -> bool:
     """Is a reading given as a tile?  Its edges fit and one tile stands out, and its
     corners are grey body (``body``: their share); glare can light a corner, so a reading
     this clean needs only half of them."""
-    return _fits(rd) and (body >= BODY_CORNERS or (body >= 0.5 and _clean(rd)))
+    return fits(rd) and (body >= BODY_CORNERS or (body >= 0.5 and _clean(rd)))
 
 
 def _clean(rd: identify.Reading) -> bool:

@@ -98,7 +98,7 @@ def _sample_at(bgr: np.ndarray, H: np.ndarray, centres: np.ndarray, body: np.nda
     """:func:`sample_cells` of cells centred at plane points ``centres`` (N, 2); ``H``
     (3, 3), or (N, 3, 3) one homography per cell."""
     v = sample(bgr, _apply(H, centres[:, None, None, :] + EDGE_OFFSETS[None]))
-    c = sample(bgr, _apply(H, centres[:, None, :] + CORNER_OFFSETS[None]))
+    c = _corners_at(bgr, H, centres)
     if body is not None and len(v):
         v, c = unveil(v.astype(np.float64), c.astype(np.float64), np.asarray(body, np.float64))
     return median(_to_lab(v), axis=2), _to_lab(c)
@@ -113,10 +113,15 @@ def tinted_light(light: np.ndarray) -> np.ndarray:
     return hi - np.min(light, axis=-1) > MAX_TINT * np.maximum(hi, 1.0)
 
 
+def _corners_at(bgr: np.ndarray, H: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """BGR (N, 6, 3) at the six corners (always body on a tile) of cells centred at plane
+    points ``centres`` (N, 2); ``H`` (3, 3), or (N, 3, 3) one homography per cell."""
+    return sample(bgr, _apply(H, centres[:, None, :] + CORNER_OFFSETS[None]))
+
+
 def _corner_samples(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
-    """BGR (N, 6, 3) at the six corners of each cell (always body on a tile)."""
-    centres = np.asarray(cells, np.float64) @ BASIS.T + shifts
-    return sample(bgr, lat.to_image(centres[:, None, :] + CORNER_OFFSETS[None]))
+    """:func:`_corners_at` of ``cells`` (N, 2) at their plane ``shifts`` (N, 2)."""
+    return _corners_at(bgr, lat.H, np.asarray(cells, np.float64) @ BASIS.T + shifts)
 
 
 def body_colour(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
