@@ -2,7 +2,7 @@
 import numpy as np
 
 from referee.compare import best_alignment, same_position
-from vision import colours, read_photo
+from vision import colours, read_photo, reader
 
 # Lab (L, a, b; a and b centred on 0) of link samples measured on a dim benchmark photo
 # (hard-40, exposure 0.38): its yellow is as dark as green is in good light
@@ -71,3 +71,16 @@ def test_a_stripe_fitting_a_board_tile_is_no_loose_tile(bench_scene):
     read = read_photo(str(path))
     assert best_alignment(expected, read)[2] == len(expected) == len(read)
     assert read.loose == []
+
+
+def test_bodies_tinted_off_the_tables_grey_are_read_with_their_own(bench_scene):
+    # real-texture-113: 53 tiles in warm light on dark felt.  The photo's grey comes from
+    # its darkest grey pixels, the felt; the tinted bodies stand out from it as link colour,
+    # so the lattice was fitted to one part of the board (34 read).  Read again with the
+    # bodies' own grey, the whole board reads
+    path, _truth, expected = bench_scene("real-texture", 113)
+    scene, read = reader.read(str(path))
+    right = best_alignment(expected, read)[2]
+    assert scene.body_grey
+    assert right >= 50
+    assert len(read) - right == 0

@@ -95,3 +95,16 @@ def test_following_only_searches_nothing():
         assert search.find_lattice(*prepared(second), prior=prior) is not None
         assert search.find_lattice(*prepared(other), prior=prior) is None  # after a follow
     assert following.followed and following.misses == 0
+
+
+def test_frames_follow_with_the_bodies_grey(bench_scene):
+    # video-720p-2: 55 tiles whose bodies are far from the photo's darkest grey; the first
+    # frame is read with the bodies' own grey (55 of 55, 53 without), and the frames after it
+    # follow its lattice with that grey, reading as many
+    path, _truth, expected = bench_scene("video-720p", 2)
+    tracker = Tracker()
+    for _ in range(3):
+        board = tracker.read(str(path))
+        assert best_alignment(expected, board)[2] == len(expected)
+        assert tracker.grey is not None
+    assert tracker.history == [False, True, True]

@@ -142,6 +142,9 @@ class Scene:
     shifts: dict = field(default_factory=dict)   # cell -> plane shift found for it
     origin: np.ndarray = field(default_factory=lambda: np.zeros(2))  # original px of work's (0, 0)
     covered: int = 0                   # lattice cells whose middle the tile mask covers
+    neutral: np.ndarray | None = None  # the Lab a/b taken as grey
+    body_grey: bool = False            # ... taken from the tiles' bodies (see _body_grey)
+    lit_corners: float = 0.0           # median link image value on read tiles' corners
 
 
 def _working_copy(photo: Photo, side: int = 0, enlarge: bool = False) -> tuple[np.ndarray, float]:
@@ -197,7 +200,8 @@ def _median_size(lat: Lattice, cells: np.ndarray) -> float:
     return float(median(lat.cell_size(cells))) if len(cells) else 10.0
 
 
-def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated"
+def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated",
+                  neutral: np.ndarray | None = None
                   ) -> tuple[colours.ColourModel, np.ndarray, np.ndarray] | None:
     """Initial colour model, link image (0..1) and tile mask of a working-scale Lab image.
 
@@ -210,6 +214,8 @@ def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated"
     dark = bodies.dark_mask(lab)
     model = colours.initial_model(lab, dark)
     model = _apply_profile(model, profile)
+    if neutral is not None:
+        model.neutral = np.asarray(neutral, np.float32)
     if look == "camera-grey":
         # the darkest grey pixels may be a dark cloth, not the tile bodies: take the
         # camera's own white balance for grey instead
@@ -270,7 +276,9 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
     The link image is first gated by the grey tile bodies (a coloured table is not a
     link); when that read looks poor (see :func:`second_look.wanted`) the photo is read
     again without the gate (bodies lighter than a black cloth, warm light tinting them)
-    and the better read is kept.
+    and the better read is kept.  Last, a read whose tile bodies are far from the grey it
+    was made with, and light up the link image, is made again with the bodies' own grey
+    (:func:`_body_grey`).
     """
     scene = _analyse_once(photo, source, profile, second_look.LOOKS[0], pitch_px, prior)
     for look in second_look.LOOKS[1:]:
@@ -281,7 +289,52 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
         other = _analyse_once(photo, source, profile, look, pitch_px, prior)
         if other is not None and second_look.better(other, scene):
             scene = other
+    # (not while a live camera follows its last frame: a frame that does not follow is
+    # searched afresh, and read with the bodies' grey then)
+    grey = None if prior is not None else _body_grey(scene, profile)
+    if grey is not None:
+        # (the lattice found is tried first: most often it holds under the new grey too)
+        start = search.Prior(scene.lattice, scene.work.shape[:2])
+        other = _read_look(photo, source, profile, "gated", pitch_px, start, neutral=grey)
+        if other is not None and second_look.better(other, scene):
+            scene = other
     return scene
+
+
+BODY_APART = 7.0
+"""Lab a/b distance between the grey a read was made with and the bodies of the tiles it
+read beyond which the photo may be read again with the bodies' own colour as grey.  (At 6,
+a 720p frame of ten tiles read whole, 6.3 apart, was read twice for nothing: its 34 ms
+became 98; hard and real-texture 0-119 read the same at 6 and 7 but for one tile.)"""
+
+LIT_CORNERS = 0.2
+"""... when the read tiles' corners light up the link image this much (median, 0..1): a
+grey that misses by as much leaves dark bodies clear of link colour on most photos."""
+
+CORNERS_IN = 0.85 * CORNERS
+"""Where a tile's corners are looked at in the link image (a little inside the hexagon)."""
+
+
+def _body_grey(scene: Scene, profile: Any) -> np.ndarray | None:
+    """The Lab a/b (2,) of the tile bodies a read found, when the read's grey missed them
+    (:data:`BODY_APART`) so far that their corners look like links (:data:`LIT_CORNERS`);
+    else ``None``.
+
+    The grey is taken from the photo's darkest grey pixels, and a dark table can be those.
+    Bodies tinted by warm light then stand out from that grey as link colour: the link
+    image shows whole tiles, cells lose their contrast, and the lattice is fitted to a part
+    of the board only (real-texture-113, a warm-lit board on dark felt: 34 tiles of 53
+    read, 52 with the bodies' grey)."""
+    if (scene.lattice is None or len(scene.readings) < 3 or scene.neutral is None
+            or scene.lit_corners < LIT_CORNERS or getattr(profile, "neutral", None) is not None):
+        return None
+    cells = np.array([c for c, _rd, _px in scene.readings])
+    shifts = np.array([scene.shifts.get(c, np.zeros(2)) for c, _rd, _px in scene.readings])
+    bgr = sampling.body_colour(scene.work, scene.lattice, cells, shifts)
+    ab = colours.to_lab(np.clip(np.round(bgr), 0, 255).astype(np.uint8).reshape(1, 1, 3))[0, 0, 1:]
+    if np.hypot(*(ab - scene.neutral)) < BODY_APART:
+        return None
+    return ab.astype(np.float32)
 
 
 def _analyse_region(photo: Photo, source: Any, box: tuple[int, int, int, int], profile: Any,
@@ -388,11 +441,14 @@ def _on_photo(scene: Scene, photo: Photo) -> Lattice:
 
 
 def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: float | None = None,
-               prior: search.Prior | None = None) -> Scene | None:
+               prior: search.Prior | None = None, neutral: np.ndarray | None = None) -> Scene | None:
     """:func:`_analyse_once` of the looks that differ only in the link image and mask."""
     work, ws = _working_copy(photo)
     lab = colours.to_lab(work)
-    looked = link_and_mask(lab, profile, look)
+    if neutral is None and prior is not None and prior.grey is not None and look == "gated":
+        # a live camera's last frame was read with its bodies' grey: so is this one
+        neutral = prior.grey
+    looked = link_and_mask(lab, profile, look, neutral)
     if looked is None:
         return None
     model, link, mask = looked
@@ -414,7 +470,7 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
             # tiles of 20 px and more)
             work2, ws2 = _working_copy(photo, side, enlarge=True)
             lab2 = colours.to_lab(work2)
-            looked2 = link_and_mask(lab2, profile, look)
+            looked2 = link_and_mask(lab2, profile, look, neutral)
             if looked2 is not None:
                 model2, link2, mask2 = looked2
                 lat2 = search.find_lattice(work2, link2, mask2, model2,
@@ -422,7 +478,16 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
                                            peak=look == "dense")
                 if lat2 is not None and (lat is None or lat2.score > lat.score):
                     work, ws, lab, model, link, mask, lat = work2, ws2, lab2, model2, link2, mask2, lat2
-    scene = Scene(photo, work, ws)
+    scene = _read_cells(photo, work, ws, model, link, mask, lat)
+    scene.body_grey = neutral is not None
+    return scene
+
+
+def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.ColourModel,
+                link: np.ndarray, mask: np.ndarray, lat: Lattice | None) -> Scene:
+    """The cell stage of a read: which cells of ``lat`` hold tiles, their colours, their
+    identities, loose tiles beside them."""
+    scene = Scene(photo, work, ws, neutral=model.neutral)
     if lat is None:
         return scene
     h, w = link.shape
@@ -529,6 +594,10 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
             break
         extra = np.concatenate([extra, more])
     scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
+    if keep:
+        read = np.array([c for c, _rd, _px in keep], np.float64)
+        at = read @ BASIS.T + np.array([scene.shifts[c] for c, _rd, _px in keep])
+        scene.lit_corners = float(median(lattice.sample(link, lat.to_image((at[:, None, :] + CORNERS_IN[None]).reshape(-1, 2)))))
     keep = _on_tiles_if_scattered(keep, mask, lat, scene.shifts)
     keep, isolated = _split_isolated(keep, len(hexes))
     if cloth and not keep:

@@ -325,12 +325,15 @@ class Prior:
     working image of ``shape`` (h, w), to be taken only if it reads cleanly at least
     ``min_judged`` occupied cells; or, when ``min_score`` is given, if it reads at least
     that much (a soft count: a scene that never reads cleanly, where the last search's
-    lattice did not either)."""
+    lattice did not either).  ``grey``: the Lab a/b the previous frame was read with when
+    that was its tile bodies' own (``vision.reader``'s body-grey read), to read this frame
+    with too."""
 
     lattice: Lattice
     shape: tuple[int, int]
     min_judged: int = 0
     min_score: float | None = None
+    grey: np.ndarray | None = None
 
     def for_shape(self, shape: tuple[int, int]) -> Lattice | None:
         """The lattice scaled to a working image of ``shape`` (the same frame may be worked

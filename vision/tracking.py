@@ -51,6 +51,7 @@ class Tracker:
     anchor: int = 0   # occupied cells read on the last frame searched from scratch
     anchor_score: float | None = None  # its score, if it did not read cleanly
     misses: int | None = None  # looks that missed before one followed, last frame followed
+    grey: Any = None  # the last frame's bodies' grey (Lab a/b), when it was read with it
 
     def read(self, frame: Any) -> Board:
         """Read one frame (path, encoded bytes or BGR uint8 array) like
@@ -59,7 +60,8 @@ class Tracker:
             # a followed lattice must keep reading (nearly) as many cells as the last
             # searched one: small slips would otherwise add up from frame to frame
             prior = search.Prior(self.lattice, self.shape, int(FOLLOW_SHARE * self.anchor),
-                                 None if self.anchor_score is None else FOLLOW_SCORE * self.anchor_score)
+                                 None if self.anchor_score is None else FOLLOW_SCORE * self.anchor_score,
+                                 self.grey)
             try:
                 with search.following_only(self.misses) as following:
                     scene, board = reader.read(frame, self.profile, prior)
@@ -76,6 +78,7 @@ class Tracker:
         lat = scene.lattice
         self.lattice = lat
         self.shape = tuple(scene.work.shape[:2])
+        self.grey = scene.neutral if scene.body_grey else None
         if lat is not None and not tracked:
             self.anchor = lat.judged
             self.anchor_score = None if search._clear(lat) else lat.score
@@ -89,3 +92,4 @@ class Tracker:
         self.anchor = 0
         self.anchor_score = None
         self.misses = None
+        self.grey = None
