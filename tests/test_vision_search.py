@@ -165,3 +165,20 @@ def test_likely_takes_the_first_ring_as_the_second_ring_too():
     fine = Lattice(np.vstack([np.c_[turned, [0, 0]], [0, 0, 1]]))
     px = coarse.centres(np.array([[1, 0], [0, 1], [2, -1], [3, 3]]))
     assert np.allclose(fine.centres(fine.cell_at(px)), px, atol=1e-6)
+
+
+def test_a_lattice_judging_few_of_a_small_groups_cells_does_not_end_the_search():
+    # sample_images/tangle_two_solved: six touching tiles with ring-shaped links.  A lattice
+    # 0.6 cells off at one end judged 3 cells and read them cleanly; the tile mask covers 6
+    # of its cells, so the search goes on and finds the lattice of all six
+    import json
+    from pathlib import Path
+
+    from referee.puzzles import check_puzzle
+    sample = Path(__file__).resolve().parents[1] / "sample_images" / "tangle_two_solved"
+    truth = json.loads(sample.with_suffix(".json").read_text())
+    expected = board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
+                                          for t in truth["tiles"]]})
+    read = read_photo(str(sample.with_suffix(".jpg")))
+    assert best_alignment(expected, read)[2] == len(expected) == len(read)
+    assert check_puzzle("tangle-two", read)["solved"]

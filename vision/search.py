@@ -410,15 +410,39 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     if best is not None:
         return _polish_scale(bgr, link, model, best, centre, hexes)
     seeds = _seeds(bgr, link, model, hypotheses(link, hexes, pitch_px, rings), centre, hexes)
-    best = _judge(bgr, link, model, seeds, centre, hexes)
-    if best is None or best.score < max(1.5, 0.5 * best.judged):
+    best = _judge(bgr, link, model, seeds, centre, hexes, mask)
+    if best is None or best.score < max(1.5, 0.5 * best.judged) or _unexplained(best, mask):
         seeds = _seeds(bgr, link, model, sweep(link, pitch_px), centre, hexes)
-        other = _judge(bgr, link, model, seeds, centre, hexes)
+        other = _judge(bgr, link, model, seeds, centre, hexes, mask)
         if other is not None and (best is None or other.score > best.score):
             best = other
     if best is None:
         return None
     return _polish_scale(bgr, link, model, best, centre, hexes)
+
+
+UNEXPLAINED_SHARE = 0.6
+FEW_COVERED = 30
+"""A lattice found for a small group (the tile mask under at most this many of its cells)
+that judges under this share of those cells leaves the group unexplained: it does not end
+the search, and the last-resort sweep is tried too.  (sample_images/tangle_two_solved: six
+touching tiles with ring-shaped links; no single-tile blob, the link image's ring is the
+rings', and a lattice 0.6 cells off at one end judged 3 cells and read them cleanly: 4 of
+6 read, the puzzle "not solved".  Now 6 of 6; hard and real-texture 0-119 the same but
+one tile more.)"""
+
+
+def _unexplained(lat: Lattice, mask: np.ndarray) -> bool:
+    """Does a lattice judge far fewer cells than the tile mask ``mask`` (H, W) covers, on a
+    small group (:data:`UNEXPLAINED_SHARE`, :data:`FEW_COVERED`)?"""
+    h, w = mask.shape
+    cells, centres = lat.cells_and_centres_in(w, h)
+    if len(cells) == 0:
+        return False
+    xy = np.round(centres).astype(int)
+    ok = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
+    covered = int((mask[xy[ok, 1], xy[ok, 0]] > 0).sum())
+    return covered <= FEW_COVERED and lat.judged < UNEXPLAINED_SHARE * covered
 
 
 @dataclass
@@ -484,8 +508,8 @@ def _follow(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel, prior
 
 
 def _judge(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
-           seeds: list[tuple[float, Lattice]], centre: np.ndarray, hexes: list[bodies.Hexagon]
-           ) -> Lattice | None:
+           seeds: list[tuple[float, Lattice]], centre: np.ndarray, hexes: list[bodies.Hexagon],
+           mask: np.ndarray | None = None) -> Lattice | None:
     h, w = link.shape
     best: Lattice | None = None
     for _ncc, seed in seeds[:GROWN]:
@@ -495,7 +519,7 @@ def _judge(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
         _score(bgr, link, model, lat, hexes)
         if best is None or lat.score > best.score:
             best = lat
-        if _clear(best):
+        if _clear(best) and (mask is None or not _unexplained(best, mask)):
             break  # the cells read cleanly: the other hypotheses cannot do better
     return best
 
