@@ -1,11 +1,15 @@
 """The lattice search: the true lattice reads better than its multiples, small groups of
 tiles are found, and a known tile pitch is used."""
+import json
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 
 from referee.board import board_from_json
 from referee.compare import best_alignment
+from referee.puzzles import check_puzzle
 from referee.randomgame import random_position
 from vision import colours, read_photo, reader, search
 from vision.lattice import BASIS, Lattice
@@ -171,10 +175,6 @@ def test_a_lattice_judging_few_of_a_small_groups_cells_does_not_end_the_search()
     # sample_images/tangle_two_solved: six touching tiles with ring-shaped links.  A lattice
     # 0.6 cells off at one end judged 3 cells and read them cleanly; the tile mask covers 6
     # of its cells, so the search goes on and finds the lattice of all six
-    import json
-    from pathlib import Path
-
-    from referee.puzzles import check_puzzle
     sample = Path(__file__).resolve().parents[1] / "sample_images" / "tangle_two_solved"
     truth = json.loads(sample.with_suffix(".json").read_text())
     expected = board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}

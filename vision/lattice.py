@@ -623,3 +623,15 @@ def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) ->
     if sizes.max() > 3.0 * sizes.min() or sizes.min() < 3:
         return None  # a degenerate perspective: not a table seen by a camera
     return lat
+
+
+def cells_on_mask(mask: np.ndarray, lat: Lattice, cells: np.ndarray) -> int:
+    """How many of ``cells`` (N, 2) have their centre (rounded to a pixel) on ``mask``
+    (H, W), a mask of the image ``lat`` maps to: about how many tiles the photo shows
+    there when the lattice is right."""
+    if len(cells) == 0:
+        return 0
+    xy = np.round(lat.centres(cells)).astype(int)
+    h, w = mask.shape
+    inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
+    return int((mask[xy[inside, 1], xy[inside, 0]] > 0).sum())

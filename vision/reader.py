@@ -144,7 +144,7 @@ class Scene:
     covered: int = 0                   # lattice cells whose middle the tile mask covers
     neutral: np.ndarray | None = None  # the Lab a/b taken as grey
     body_grey: bool = False            # ... taken from the tiles' bodies (see _body_grey)
-    lit_corners: float = 0.0           # median link image value on read tiles' corners
+    link: np.ndarray | None = None     # the link image the lattice was found on (work px)
 
 
 def _working_copy(photo: Photo, side: int = 0, enlarge: bool = False) -> tuple[np.ndarray, float]:
@@ -325,13 +325,16 @@ def _body_grey(scene: Scene, profile: Any) -> np.ndarray | None:
     image shows whole tiles, cells lose their contrast, and the lattice is fitted to a part
     of the board only (real-texture-113, a warm-lit board on dark felt: 34 tiles of 53
     read, 52 with the bodies' grey)."""
-    if (scene.lattice is None or len(scene.readings) < 3 or scene.neutral is None
-            or scene.lit_corners < LIT_CORNERS or getattr(profile, "neutral", None) is not None):
+    if (scene.lattice is None or scene.link is None or len(scene.readings) < 3
+            or scene.neutral is None or getattr(profile, "neutral", None) is not None):
         return None
-    cells = np.array([c for c, _rd, _px in scene.readings])
+    cells = np.array([c for c, _rd, _px in scene.readings], np.float64)
     shifts = np.array([scene.shifts.get(c, np.zeros(2)) for c, _rd, _px in scene.readings])
-    bgr = sampling.body_colour(scene.work, scene.lattice, cells, shifts)
-    ab = colours.to_lab(np.clip(np.round(bgr), 0, 255).astype(np.uint8).reshape(1, 1, 3))[0, 0, 1:]
+    at = cells @ BASIS.T + shifts
+    lit = median(lattice.sample(scene.link, scene.lattice.to_image((at[:, None, :] + CORNERS_IN[None]).reshape(-1, 2))))
+    if lit < LIT_CORNERS:
+        return None
+    ab = sampling.body_lab(scene.work, scene.lattice, cells, shifts)[1:]
     if np.hypot(*(ab - scene.neutral)) < BODY_APART:
         return None
     return ab.astype(np.float32)
@@ -487,7 +490,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                 link: np.ndarray, mask: np.ndarray, lat: Lattice | None) -> Scene:
     """The cell stage of a read: which cells of ``lat`` hold tiles, their colours, their
     identities, loose tiles beside them."""
-    scene = Scene(photo, work, ws, neutral=model.neutral)
+    scene = Scene(photo, work, ws, neutral=model.neutral, link=link)
     if lat is None:
         return scene
     h, w = link.shape
@@ -510,7 +513,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     keep_cells = _with_weak_neighbours(cells, con)
     occ, shifts, strong = cells[keep_cells], shifts[keep_cells], con[keep_cells] > OCCUPIED_CONTRAST
     scene.lattice, scene.frame_steps = lat, steps
-    scene.covered = _covered_cells(mask, lat, cells)
+    scene.covered = lattice.cells_on_mask(mask, lat, cells)
     if len(occ) == 0:
         return scene
     # tiles off the lattice (loose, beside the Tantrix): single hexagons far from any cell
@@ -594,10 +597,6 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             break
         extra = np.concatenate([extra, more])
     scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
-    if keep:
-        read = np.array([c for c, _rd, _px in keep], np.float64)
-        at = read @ BASIS.T + np.array([scene.shifts[c] for c, _rd, _px in keep])
-        scene.lit_corners = float(median(lattice.sample(link, lat.to_image((at[:, None, :] + CORNERS_IN[None]).reshape(-1, 2)))))
     keep = _on_tiles_if_scattered(keep, mask, lat, scene.shifts)
     keep, isolated = _split_isolated(keep, len(hexes))
     if cloth and not keep:
@@ -662,17 +661,6 @@ def _neighbours_shift(cells: np.ndarray, known: np.ndarray, shifts: np.ndarray) 
         if near:
             out[i] = np.mean(near, axis=0)
     return out
-
-
-def _covered_cells(mask: np.ndarray, lat: Lattice, cells: np.ndarray) -> int:
-    """How many of the lattice's ``cells`` have their middle on the tile mask: about how
-    many tiles the photo shows when the lattice is right (see ``second_look.wanted``)."""
-    if len(cells) == 0:
-        return 0
-    xy = np.round(lat.centres(cells)).astype(int)
-    h, w = mask.shape
-    inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
-    return int((mask[xy[inside, 1], xy[inside, 0]] > 0).sum())
 
 
 def _on_tiles_if_scattered(items: list, mask: np.ndarray, lat: Lattice, shifts: dict) -> list:

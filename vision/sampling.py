@@ -129,6 +129,11 @@ def body_colour(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.nda
     return median(_corner_samples(bgr, lat, cells, shifts).reshape(-1, 3), axis=0).astype(np.float64)
 
 
+def body_lab(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+    """:func:`body_colour` as Lab (3,), a and b centred on 0."""
+    return _to_lab(body_colour(bgr, lat, cells, shifts))
+
+
 def corner_colours(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
     """Median BGR (N, 3) of each cell's six corners (its body, if a tile lies there)."""
     return median(_corner_samples(bgr, lat, cells, shifts), axis=1).astype(np.float64)

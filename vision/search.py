@@ -40,6 +40,7 @@ from .lattice import (
     affine_from_basis,
     autocorr_bases,
     cell_contrast,
+    cells_on_mask,
     fold_phase,
     local_shifts,
 )
@@ -436,12 +437,7 @@ def _unexplained(lat: Lattice, mask: np.ndarray) -> bool:
     """Does a lattice judge far fewer cells than the tile mask ``mask`` (H, W) covers, on a
     small group (:data:`UNEXPLAINED_SHARE`, :data:`FEW_COVERED`)?"""
     h, w = mask.shape
-    cells, centres = lat.cells_and_centres_in(w, h)
-    if len(cells) == 0:
-        return False
-    xy = np.round(centres).astype(int)
-    ok = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
-    covered = int((mask[xy[ok, 1], xy[ok, 0]] > 0).sum())
+    covered = cells_on_mask(mask, lat, lat.cells_in(w, h))
     return covered <= FEW_COVERED and lat.judged < UNEXPLAINED_SHARE * covered
 
 
