@@ -19,6 +19,10 @@ A reader is a Python callable ``path -> board JSON dict`` (or ``referee.board.Bo
   covers (under 10 % hidden), and for the covered ones how many were read right and how
   many were guessed wrong (read as another tile or rotation; the issue wants them reported
   unreadable instead).
+- unreadable cells: the reader's ``unreadable`` list (cells it says hold a tile it could
+  not read), split into those on a true tile (within 0.45 tile widths, face-down tiles
+  included) and those where no tile lies.  The referee counts an unreadable cell as
+  occupied, so one on the table hides a hole or a forced space.
 - position accuracy: after the best occupancy alignment, |true ∩ read cells| / |true ∪ read|.
 - perfect-board rate: read position is the true position (``referee.compare.same_position``).
 - empty tables: share of tile-free photos where the reader invents no tile.
@@ -169,6 +173,18 @@ face (the renderer's ``occluded`` fractions).  The issue wants such a tile repor
 unreadable rather than guessed, so covered tiles are also counted apart."""
 
 
+def _unreadable_cells(truth: dict, read: dict) -> tuple[int, int]:
+    """(unreadable cells the reader reported, those of them where no tile lies)."""
+    objs = [(t["pixel"], t.get("corners")) for t in
+            list(truth["tiles"]) + list(truth.get("loose", [])) + list(truth.get("face_down", []))]
+    widths = [max(np.linalg.norm(np.subtract(c[0], c[3])), 1.0) for _, c in objs if c]
+    width = float(np.median(widths)) if widths else 50.0
+    cells = [u["pixel"] for u in read.get("unreadable") or []
+             if isinstance(u, dict) and isinstance(u.get("pixel"), (list, tuple))]
+    empty = sum(1 for u in cells if not any(math.dist(u, p) < 0.45 * width for p, _ in objs))
+    return len(cells), empty
+
+
 def _covered_outcomes(truth: dict, tb: Board, rb: Board, steps: int, offset: tuple[int, int]
                       ) -> dict[str, int]:
     """Covered true tiles, and how many of them the aligned read got right or wrong (a
@@ -191,11 +207,13 @@ def score_image(truth: dict, read: dict | None) -> dict[str, Any]:
         steps, offset, agree = best_alignment(tb, rb)
     inter, union = occupancy_overlap(tb, rb)
     tp, dets, wanted = _detections(truth, read)
+    unread, unread_empty = _unreadable_cells(truth, read)
     return {
         "truth_tiles": len(tb), "read_tiles": len(rb), "agree": int(agree),
         "cells_inter": inter, "cells_union": union,
         "tp": tp, "detections": dets, "wanted": wanted,
         "perfect": bool(same_position(tb, rb)),
+        "unreadable": unread, "unreadable_empty": unread_empty,
         **_covered_outcomes(truth, tb, rb, steps, offset),
     }
 
@@ -236,6 +254,8 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
         "covered_tiles": sum(r.get("covered", 0) for r in rows),
         "covered_right": sum(r.get("covered_right", 0) for r in rows),
         "covered_wrong": sum(r.get("covered_wrong", 0) for r in rows),
+        "unreadable_cells": sum(r.get("unreadable", 0) for r in rows),
+        "unreadable_empty": sum(r.get("unreadable_empty", 0) for r in rows),
         "position_accuracy": ratio(sum(r["cells_inter"] for r in rows), sum(r["cells_union"] for r in rows)),
         "perfect_board_rate": ratio(sum(r["perfect"] for r in rows), n),
         "empty_tables": len(empty),
@@ -298,6 +318,8 @@ def markdown(report: dict[str, Any]) -> str:
              f"| identity on tiles no hand or object covers | {_pct(s.get('identity_uncovered'))} |",
              f"| covered tiles (≥ {COVERED:.0%} hidden): read right / guessed wrong | "
              f"{s.get('covered_tiles', 0)}: {s.get('covered_right', 0)} / {s.get('covered_wrong', 0)} |",
+             f"| unreadable cells reported: where no tile lies | "
+             f"{s.get('unreadable_cells', 0)}: {s.get('unreadable_empty', 0)} |",
              f"| position accuracy | {_pct(s['position_accuracy'])} |",
              f"| perfect boards | {_pct(s['perfect_board_rate'])} |",
              f"| empty tables with no invented tile | {_pct(s['empty_table_clean_rate'])} of {s['empty_tables']} |",

@@ -113,6 +113,19 @@ def test_covered_tiles_are_counted_apart(tier):
     assert summary["covered_wrong"] == 1
 
 
+def test_unreadable_cells_on_no_tile_are_counted(tier):
+    # the first tile reported unreadable (rightly), plus a cell on the bare table
+    truth = _truth(tier)
+    first = truth["tiles"][0]
+    read = copy.deepcopy({"tiles": truth["tiles"][1:]})
+    read["unreadable"] = [{"q": first["q"], "r": first["r"], "pixel": first["pixel"]},
+                          {"q": 40, "r": 40, "pixel": [-500.0, -500.0]}]
+    s = recognition.score_image(truth, read)
+    assert (s["unreadable"], s["unreadable_empty"]) == (2, 1)
+    summary = recognition.summarise([dict(s, seconds=0.1)])
+    assert (summary["unreadable_cells"], summary["unreadable_empty"]) == (2, 1)
+
+
 def test_degraded_oracle_scores_below_100_percent(tier, monkeypatch):
     _, paths = tier
     truths = {p: json.loads(p.with_suffix(".json").read_text()) for p in paths}
