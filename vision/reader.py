@@ -16,7 +16,7 @@ import numpy as np
 from referee.board import Board
 from referee.hexgrid import components, neighbours
 
-from . import bodies, colours, haze, identify, lattice, region, sampling, search, second_look
+from . import bodies, colours, haze, identify, lattice, region, sampling, search, second_look, table
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
 from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice
@@ -145,6 +145,7 @@ class Scene:
     neutral: np.ndarray | None = None  # the Lab a/b taken as grey
     body_grey: bool = False            # ... taken from the tiles' bodies (see _body_grey)
     link: np.ndarray | None = None     # the link image the lattice was found on (work px)
+    mask: np.ndarray | None = None     # the tile mask (work px)
 
 
 def _working_copy(photo: Photo, side: int = 0, enlarge: bool = False) -> tuple[np.ndarray, float]:
@@ -251,7 +252,25 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
     it (a hint to the search); ``prior``: a live camera's previous frame, tried first.
     """
     photo = load_photo(source)
-    return _analyse_with_region(photo, source, profile, pitch_px, prior, REGION_DEPTH)
+    scene = _analyse_with_region(photo, source, profile, pitch_px, prior, REGION_DEPTH)
+    _drop_bare_table(scene)
+    return scene
+
+
+def _drop_bare_table(scene: Scene) -> None:
+    """Take off the scene's unreadable cells whose middle shows the bare table
+    (:func:`table.bare_table`): holes in the board, or table the lattice strays over.
+
+    Done on the read finally kept: while reads are compared, unreadable cells count as
+    doubt, and that doubt makes the reader look again (taking them off in every read lost
+    tiles: hard and real-texture 0-119, 3 of 4092)."""
+    if not scene.unreadable or scene.mask is None or scene.lattice is None:
+        return
+    cells = np.array([c for c, _rd, _px in scene.unreadable])
+    read = np.array([c for c, _rd, _px in scene.readings]).reshape(-1, 2)
+    size = _median_size(scene.lattice, read if len(read) else cells)
+    bare = table.bare_table(scene.work, scene.mask, scene.lattice.centres(cells), size)
+    scene.unreadable = [it for it, b in zip(scene.unreadable, bare) if not b]
 
 
 def _analyse_with_region(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
@@ -490,7 +509,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                 link: np.ndarray, mask: np.ndarray, lat: Lattice | None) -> Scene:
     """The cell stage of a read: which cells of ``lat`` hold tiles, their colours, their
     identities, loose tiles beside them."""
-    scene = Scene(photo, work, ws, neutral=model.neutral, link=link)
+    scene = Scene(photo, work, ws, neutral=model.neutral, link=link, mask=mask)
     if lat is None:
         return scene
     h, w = link.shape
