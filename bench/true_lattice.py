@@ -2,7 +2,8 @@
 
     python -m bench.true_lattice --tier hard --count 120 [--images 48 93]
 
-For each rendered image a homography is fitted to the renderer's true tile centres, every
+For each rendered image a homography is fitted to the renderer's true tile centres and
+corners (so small boards count too), every
 true cell is sampled on the photo (``vision.sampling.sample_cells``) and identified with the
 reader's colour stage: the photo's first model, scaled to its links and calibrated on its
 own readings (``vision.reader.learn_colours``), then the global assignment.  A tile counts
@@ -33,6 +34,33 @@ from bench.datasets import ensure_tier
 from bench.outputs import RESULTS, write_report
 
 
+def true_homography(tiles: list[dict], scale: float = 1.0) -> np.ndarray | None:
+    """Homography (3, 3) lattice plane → photo pixels (times ``scale``) fitted to the
+    renderer's true tile centres and corners, so two touching tiles are enough (a lone
+    tile's own corners leave its turn open by sixths).
+
+    The truth lists each tile's six corners in the photo, starting anywhere and running
+    either way round: the pairing with the plane's corners that fits best is taken."""
+    from vision.lattice import BASIS, CORNERS
+
+    best = None
+    for start in range(6):
+        for way in (1, -1):
+            plane, pix = [], []
+            for t in tiles:
+                centre = np.array([t["q"], t["r"]], np.float64) @ BASIS.T
+                plane += [centre] + [centre + CORNERS[(start + way * k) % 6] for k in range(6)]
+                pix += [t["pixel"]] + list(t["corners"])
+            plane, pix = np.array(plane, np.float64), np.array(pix, np.float64) * scale
+            H, _ = cv2.findHomography(plane, pix, 0)
+            if H is None:
+                continue
+            err = float(np.abs(cv2.perspectiveTransform(plane[None], H)[0] - pix).mean())
+            if best is None or err < best[0]:
+                best = (err, H)
+    return None if best is None else best[1]
+
+
 def read_true_cells(photo_path: str | Path) -> dict[str, Any]:
     """Sample and identify the true cells of one rendered photo; counts of tiles right."""
     from vision import bodies, colours, identify, sampling
@@ -43,12 +71,11 @@ def read_true_cells(photo_path: str | Path) -> dict[str, Any]:
     truth = json.loads(Path(photo_path).with_suffix(".json").read_text())
     tiles = truth["tiles"]
     out = {"tiles": len(tiles), "right": 0, "right_surely": 0}
-    if len(tiles) < 4:  # a homography needs four cells
+    if not tiles:
         return out
     cells = np.array([[t["q"], t["r"]] for t in tiles], np.float64)
     photo = load_photo(photo_path)
-    pix = np.array([t["pixel"] for t in tiles], np.float64) * photo.scale
-    H, _ = cv2.findHomography(cells @ BASIS.T, pix, 0)
+    H = true_homography(tiles, photo.scale)
     if H is None:
         return out
     lab = colours.to_lab(photo.image)

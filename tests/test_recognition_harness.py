@@ -184,9 +184,19 @@ def test_true_lattice_reads_the_easy_tiles_and_not_a_lattice_half_a_cell_off(tie
     truth = json.loads(photo.with_suffix(".json").read_text())
     pix = np.array([t["pixel"] for t in truth["tiles"]], float)
     step = np.sort(np.linalg.norm(pix[:, None] - pix[None], axis=2), axis=1)[:, 1].min()
+    two = copy.deepcopy(truth)
     for t in truth["tiles"]:
         t["pixel"] = [t["pixel"][0] + 0.5 * step, t["pixel"][1]]
+        t["corners"] = [[x + 0.5 * step, y] for x, y in t["corners"]]
     moved = tmp_path / photo.name
     shutil.copy(photo, moved)
     moved.with_suffix(".json").write_text(json.dumps(truth))
     assert true_lattice.read_true_cells(moved)["right"] < got["tiles"] // 2
+    # two touching tiles are enough to place the lattice (their corners give the homography)
+    first = two["tiles"][0]
+    pair = [t for t in two["tiles"] if abs(t["q"] - first["q"]) + abs(t["r"] - first["r"])
+            + abs(t["q"] + t["r"] - first["q"] - first["r"]) == 2][:1]
+    assert pair
+    two["tiles"] = [first] + pair
+    moved.with_suffix(".json").write_text(json.dumps(two))
+    assert true_lattice.read_true_cells(moved) == {"tiles": 2, "right": 2, "right_surely": 2}

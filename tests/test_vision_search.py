@@ -11,7 +11,7 @@ from referee.board import board_from_json
 from referee.compare import best_alignment
 from referee.puzzles import check_puzzle
 from referee.randomgame import random_position
-from vision import colours, read_photo, reader, search
+from vision import bodies, colours, read_photo, reader, search
 from vision.lattice import BASIS, Lattice
 
 scenegen = pytest.importorskip("scenegen")
@@ -182,3 +182,28 @@ def test_a_lattice_judging_few_of_a_small_groups_cells_does_not_end_the_search()
     read = read_photo(str(sample.with_suffix(".jpg")))
     assert best_alignment(expected, read)[2] == len(expected) == len(read)
     assert check_puzzle("tangle-two", read)["solved"]
+
+
+def test_a_loose_tiles_shape_rescaled_finds_a_steep_small_board(bench_scene):
+    # hard-104: three touching tiles seen steeply through a wide lens; the clean single-tile
+    # blob is a loose tile nearer the camera, 1.3 times the board's cells, so neither its
+    # own lattice nor a square-on sweep fits the board.  Its shape rescaled does.
+    path, _truth, expected = bench_scene("hard", 104)
+    read = read_photo(str(path))
+    assert best_alignment(expected, read)[2] == len(expected) == len(read) == 3
+
+
+def test_rescaled_hypotheses_keep_a_clean_blobs_slant():
+    blob = bodies.Hexagon(np.array([50.0, 60.0]), np.array([[30.0, -5.0], [8.0, 20.0]]), 0.9)
+    ragged = bodies.Hexagon(np.array([10.0, 10.0]), np.array([[40.0, 0.0], [0.0, 40.0]]), 0.5)
+    maps = search.rescaled([ragged, blob])
+    assert len(maps) == len(search.HEX_SCALES) * 12  # the ragged blob gives none
+    sizes = sorted({round(float(np.sqrt(abs(np.linalg.det(M)))), 3) for M, _off in maps})
+    base = float(np.sqrt(abs(np.linalg.det(blob.M))))
+    assert sizes == sorted(round(base * s, 3) for s in search.HEX_SCALES)
+    # turning the plane keeps the blob's anisotropy (the view's slant)
+    stretch = np.linalg.svd(blob.M, compute_uv=False)
+    for M, offset in maps:
+        assert offset is None
+        ratio = np.linalg.svd(M, compute_uv=False) / stretch
+        assert np.isclose(ratio[0], ratio[1])

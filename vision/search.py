@@ -52,6 +52,15 @@ OCCUPIED = 0.3
 GROWN = 4
 """How many of the best-ranked hypotheses are grown and judged by reading."""
 
+CLEAN_BLOB = 0.85
+"""A single-tile blob is clean when the hexagon fitted to it overlaps it this much (IoU)."""
+
+HEX_SCALES = (0.8, 1.25)
+"""Scales at which a single-tile blob's shape is also tried as the lattice's (turned every
+5°) when even the sweep found no lattice that reads well.  (hard-104: a steep wide-angle
+view, three touching tiles; the clean blobs are a loose tile nearer the camera, 1.3 times
+the board's cells, and nothing found the board.)"""
+
 CLEAR_SHARE = 0.85
 """A lattice whose judged cells read this well (soft count / cells) ends the search."""
 
@@ -151,7 +160,7 @@ def blob_agreement(lat: Lattice, hexes: list[bodies.Hexagon]) -> float:
     each blob far from that size counts -0.5.  A blob that is exactly one of the
     lattice's cells (same centre and turn) counts +0.1, a tie-break for lone tiles.
     """
-    clean = [hx for hx in hexes[:4] if hx.iou >= 0.85]
+    clean = [hx for hx in hexes[:4] if hx.iou >= CLEAN_BLOB]
     if not clean:
         return 0.0
     # all blobs at once (this runs for every hypothesis ranked)
@@ -178,6 +187,15 @@ def sweep(link: np.ndarray, pitch_px: float | None = None) -> list[tuple[np.ndar
         return [(s * _turn(a), None) for s in sizes for a in range(0, 60, 2)]
     sizes = np.geomspace(5.0, max(6.0, min(h, w) / 6.0), 18)
     return [(s * _turn(a), None) for s in sizes for a in range(0, 60, 6)]
+
+
+def rescaled(hexes: list[bodies.Hexagon]) -> list[tuple[np.ndarray, None]]:
+    """Last-resort hypotheses from single-tile blobs: a loose tile nearer the camera or
+    farther away than the board (a wide lens, a steep view) is bigger or smaller than the
+    board's cells, but its shape shows the view's slant, which a square-on sweep lacks."""
+    clean = [hx for hx in hexes if hx.iou >= CLEAN_BLOB][:2]
+    return [(hx.M @ _turn(a) * s, None) for hx in clean for s in HEX_SCALES
+            for a in range(0, 60, 5)]
 
 
 def _seed(link: np.ndarray, M: np.ndarray, offset: np.ndarray | None, centre: np.ndarray
@@ -412,8 +430,10 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
         return _polish_scale(bgr, link, model, best, centre, hexes)
     seeds = _seeds(bgr, link, model, hypotheses(link, hexes, pitch_px, rings), centre, hexes)
     best = _judge(bgr, link, model, seeds, centre, hexes, mask)
-    if best is None or best.score < max(1.5, 0.5 * best.judged) or _unexplained(best, mask):
-        seeds = _seeds(bgr, link, model, sweep(link, pitch_px), centre, hexes)
+    for last_resort in (sweep(link, pitch_px), rescaled(hexes)):
+        if not (best is None or best.score < max(1.5, 0.5 * best.judged) or _unexplained(best, mask)):
+            break
+        seeds = _seeds(bgr, link, model, last_resort, centre, hexes)
         other = _judge(bgr, link, model, seeds, centre, hexes, mask)
         if other is not None and (best is None or other.score > best.score):
             best = other
