@@ -81,20 +81,29 @@ def speed_12mp(repeats: int = 7) -> dict:
             "tile_px": truth["render"].get("tile_px_measured")}
 
 
-def speed_720p(count: int = 15) -> dict:
-    """Median seconds per 1280×720 frame over the first ``count`` video-720p images."""
+def speed_720p(count: int = 15, repeats: int = 3) -> dict:
+    """Median seconds per 1280×720 frame over the first ``count`` video-720p images.
+
+    Each frame is read ``repeats`` times and counts with the median of its reads: a
+    single read of a 50 ms frame swings by 20 ms or more with what else the machine
+    does, and one swing on the median frame moved the figure by as much."""
     from bench.datasets import ensure_tier
     paths = ensure_tier("video-720p", count, progress=False)
     from vision import read_photo
     read_photo(str(paths[0]))
-    times = []
+    times, runs = [], []
     for p in paths:
-        t0 = time.perf_counter()
-        read_photo(str(p))
-        times.append(time.perf_counter() - t0)
+        reads = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            read_photo(str(p))
+            reads.append(time.perf_counter() - t0)
+        runs.append([round(t, 4) for t in reads])
+        times.append(statistics.median(reads))
     return {"median_seconds": round(statistics.median(times), 4), "frames": len(times),
+            "repeats": repeats,
             "p95_seconds": round(sorted(times)[int(0.95 * (len(times) - 1))], 4),
-            "per_frame_seconds": [round(t, 4) for t in times]}
+            "per_frame_seconds": [round(t, 4) for t in times], "per_frame_reads": runs}
 
 
 JITTER = {"offset": 0.01, "roll_deg": 1.0, "tilt_deg": 0.7, "azimuth_deg": 1.5}
@@ -205,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"12 Mpx, 56 tiles: median {s12['median_seconds']} s (target ≤ 0.5 s); "
               f"{s12['tiles_read_right']}/{s12['tiles']} tiles right", flush=True)
         out["speed"]["720p"] = s7 = speed_720p()
-        print(f"1280x720: median {s7['median_seconds']} s (target ≤ 0.06 s)", flush=True)
+        print(f"1280x720: median {s7['median_seconds']} s over {s7['frames']} frames, each the median of "
+              f"{s7['repeats']} reads (target ≤ 0.06 s)", flush=True)
     if args.tracked:
         out["speed"]["720p_tracked"] = st = speed_tracked()
         print(f"1280x720 live sequences ({st['sequences']} x {st['frames'] // st['sequences']} "
