@@ -138,6 +138,15 @@ def occupancy_overlap(truth: Board, read: Board) -> tuple[int, int]:
     return best, len(tc) + len(read.tiles) - best
 
 
+MATCH = 0.45
+"""A reader's pixel matches a true tile within this many tile widths."""
+
+
+def _width(corners: list) -> float:
+    """A true tile's width in pixels (corner to opposite corner)."""
+    return max(float(np.linalg.norm(np.subtract(corners[0], corners[3]))), 1.0)
+
+
 def _detections(truth: dict, read: dict) -> tuple[int, int, int]:
     """(true positives, reader detections counted, true tiles wanted)."""
     hidden = {(o["q"], o["r"]) for o in truth.get("occluded", []) if o.get("fraction", 0) > 0.5}
@@ -146,7 +155,7 @@ def _detections(truth: dict, read: dict) -> tuple[int, int, int]:
     ignore = [t["pixel"] for t in truth.get("face_down", [])]
     dets = [t["pixel"] for t in list(read.get("tiles", [])) + list(read.get("loose", []))
             if isinstance(t, dict) and isinstance(t.get("pixel"), (list, tuple))]
-    widths = [max(np.linalg.norm(np.subtract(c[0], c[3])), 1.0) for _, _, c in objs]
+    widths = [_width(c) for _, _, c in objs]
     used, tp = set(), 0
     counted = 0
     for d in dets:
@@ -155,13 +164,13 @@ def _detections(truth: dict, read: dict) -> tuple[int, int, int]:
             if i in used:
                 continue
             dist = math.dist(d, p)
-            if dist < 0.45 * widths[i] and (best is None or dist < best):
+            if dist < MATCH * widths[i] and (best is None or dist < best):
                 best, bi = dist, i
         if bi is not None:
             used.add(bi)
             tp += 1
             counted += 1
-        elif not any(math.dist(d, f) < 0.45 * (np.median(widths) if widths else 50) for f in ignore):
+        elif not any(math.dist(d, f) < MATCH * (np.median(widths) if widths else 50) for f in ignore):
             counted += 1
     wanted = sum(1 for i, (_, hid, _) in enumerate(objs) if not hid or i in used)
     return tp, counted, wanted
@@ -177,11 +186,11 @@ def _unreadable_cells(truth: dict, read: dict) -> tuple[int, int]:
     """(unreadable cells the reader reported, those of them where no tile lies)."""
     objs = [(t["pixel"], t.get("corners")) for t in
             list(truth["tiles"]) + list(truth.get("loose", [])) + list(truth.get("face_down", []))]
-    widths = [max(np.linalg.norm(np.subtract(c[0], c[3])), 1.0) for _, c in objs if c]
+    widths = [_width(c) for _, c in objs if c]
     width = float(np.median(widths)) if widths else 50.0
     cells = [u["pixel"] for u in read.get("unreadable") or []
              if isinstance(u, dict) and isinstance(u.get("pixel"), (list, tuple))]
-    empty = sum(1 for u in cells if not any(math.dist(u, p) < 0.45 * width for p, _ in objs))
+    empty = sum(1 for u in cells if not any(math.dist(u, p) < MATCH * width for p, _ in objs))
     return len(cells), empty
 
 

@@ -65,7 +65,7 @@ def read_true_cells(photo_path: str | Path) -> dict[str, Any]:
     """Sample and identify the true cells of one rendered photo; counts of tiles right."""
     from vision import bodies, colours, identify, sampling
     from vision.image_io import load_photo
-    from vision.lattice import BASIS, Lattice
+    from vision.lattice import Lattice
     from vision.reader import UNFIT, fits, learn_colours
 
     truth = json.loads(Path(photo_path).with_suffix(".json").read_text())

@@ -9,6 +9,7 @@ import pytest
 from bench import datasets, recognition
 from referee.board import board_from_json
 from referee.compare import turned
+from referee.hexgrid import neighbours
 
 
 @pytest.fixture(scope="module")
@@ -194,8 +195,8 @@ def test_true_lattice_reads_the_easy_tiles_and_not_a_lattice_half_a_cell_off(tie
     assert true_lattice.read_true_cells(moved)["right"] < got["tiles"] // 2
     # two touching tiles are enough to place the lattice (their corners give the homography)
     first = two["tiles"][0]
-    pair = [t for t in two["tiles"] if abs(t["q"] - first["q"]) + abs(t["r"] - first["r"])
-            + abs(t["q"] + t["r"] - first["q"] - first["r"]) == 2][:1]
+    beside = set(neighbours((first["q"], first["r"])))
+    pair = [t for t in two["tiles"] if (t["q"], t["r"]) in beside][:1]
     assert pair
     two["tiles"] = [first] + pair
     moved.with_suffix(".json").write_text(json.dumps(two))

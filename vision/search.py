@@ -430,10 +430,11 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
         return _polish_scale(bgr, link, model, best, centre, hexes)
     seeds = _seeds(bgr, link, model, hypotheses(link, hexes, pitch_px, rings), centre, hexes)
     best = _judge(bgr, link, model, seeds, centre, hexes, mask)
-    for last_resort in (sweep(link, pitch_px), rescaled(hexes)):
+    # the last resorts in turn, each made only while the lattice so far reads poorly
+    for last_resort in (lambda: sweep(link, pitch_px), lambda: rescaled(hexes)):
         if not (best is None or best.score < max(1.5, 0.5 * best.judged) or _unexplained(best, mask)):
             break
-        seeds = _seeds(bgr, link, model, last_resort, centre, hexes)
+        seeds = _seeds(bgr, link, model, last_resort(), centre, hexes)
         other = _judge(bgr, link, model, seeds, centre, hexes, mask)
         if other is not None and (best is None or other.score > best.score):
             best = other

@@ -10,8 +10,9 @@ the table round it is a hole (or a patch of table the lattice strays over).
 """
 from __future__ import annotations
 
-import cv2
 import numpy as np
+
+from . import colours
 
 MIDDLE = 0.3
 """Radius of the middle disc tested, in cell sizes (centre to corner)."""
@@ -52,8 +53,8 @@ def bare_table(work: np.ndarray, mask: np.ndarray, centres: np.ndarray, size: fl
         off = mask[y0:y1, x0:x1] == 0
         if (~off[middle]).mean() >= ON_MASK or off.sum() < 20:
             continue
-        lab = cv2.cvtColor(work[y0:y1, x0:x1], cv2.COLOR_BGR2Lab).astype(np.float32)
-        lab[..., 0] *= 100.0 / 255.0
+        lab = colours.to_lab(work[y0:y1, x0:x1])
+        lab[..., 0] *= 100.0 / 255.0  # ΔE on CIE lightness (0..100), as NEAR_TABLE was measured
         table = np.median(lab[off], axis=0)
         here = np.median(lab[middle], axis=0)
         out[i] = float(np.linalg.norm(here - table)) < NEAR_TABLE
