@@ -18,13 +18,17 @@ A reader is a Python callable ``path -> board JSON dict`` (or ``referee.board.Bo
   number with the same rotation.  Also apart: identity over the tiles that no hand or object
   covers (under 10 % hidden), and for the covered ones how many were read right and how
   many were guessed wrong (read as another tile or rotation; the issue wants them reported
-  unreadable instead).
+  unreadable instead) and how many were reported unreadable (an ``unreadable`` cell on
+  them, aligned as the tiles are).
 - unreadable cells: the reader's ``unreadable`` list (cells it says hold a tile it could
   not read), split into those on a true tile (within 0.45 tile widths, face-down tiles
   included) and those where no tile lies.  The referee counts an unreadable cell as
   occupied, so one on the table hides a hole or a forced space.
 - position accuracy: after the best occupancy alignment, |true ∩ read cells| / |true ∪ read|.
 - perfect-board rate: read position is the true position (``referee.compare.same_position``).
+  Also "perfect but for covered tiles": every tile read is right and every tile no hand or
+  object covers is read (a covered tile left out or reported unreadable does not count
+  against the board; one guessed wrong does).
 - empty tables: share of tile-free photos where the reader invents no tile.
 - time per image (median, p95; wall clock of the reader call), and the same figures broken
   down by tilt, light, tile size, table, board kind.
@@ -50,6 +54,7 @@ import numpy as np
 from bench.outputs import RESULTS, write_report
 from referee.board import Board
 from referee.compare import best_alignment, same_position, turned
+from referee.hexgrid import rotate_cell
 
 # -- readers -------------------------------------------------------------------------------
 
@@ -194,17 +199,24 @@ def _unreadable_cells(truth: dict, read: dict) -> tuple[int, int]:
     return len(cells), empty
 
 
-def _covered_outcomes(truth: dict, tb: Board, rb: Board, steps: int, offset: tuple[int, int]
-                      ) -> dict[str, int]:
+def _covered_outcomes(truth: dict, tb: Board, rb: Board, steps: int, offset: tuple[int, int],
+                      unreadable: list | None = None) -> dict[str, int]:
     """Covered true tiles, and how many of them the aligned read got right or wrong (a
-    different tile or rotation in that cell: a guess); the rest were not given."""
+    different tile or rotation in that cell: a guess) or reported unreadable (the read's
+    ``unreadable`` cells, turned and shifted as its tiles are); the rest were not given."""
     covered = {(o["q"], o["r"]) for o in truth.get("occluded", [])
                if o.get("fraction", 0) >= COVERED}
     covered &= set(tb.tiles)
     placed = {(q + offset[0], r + offset[1]): p for (q, r), p in turned(rb, steps).items()}
     right = sum(1 for c in covered if placed.get(c) == tb.tiles[c])
     wrong = sum(1 for c in covered if c in placed and placed[c] != tb.tiles[c])
-    return {"covered": len(covered), "covered_right": right, "covered_wrong": wrong}
+    flagged = set()
+    for u in unreadable or []:
+        if isinstance(u, dict) and isinstance(u.get("q"), int) and isinstance(u.get("r"), int):
+            q, r = rotate_cell((u["q"], u["r"]), steps)
+            flagged.add((q + offset[0], r + offset[1]))
+    return {"covered": len(covered), "covered_right": right, "covered_wrong": wrong,
+            "covered_unreadable": len(covered & flagged - set(placed))}
 
 
 def score_image(truth: dict, read: dict | None) -> dict[str, Any]:
@@ -217,14 +229,20 @@ def score_image(truth: dict, read: dict | None) -> dict[str, Any]:
     inter, union = occupancy_overlap(tb, rb)
     tp, dets, wanted = _detections(truth, read)
     unread, unread_empty = _unreadable_cells(truth, read)
-    return {
+    row = {
         "truth_tiles": len(tb), "read_tiles": len(rb), "agree": int(agree),
         "cells_inter": inter, "cells_union": union,
         "tp": tp, "detections": dets, "wanted": wanted,
         "perfect": bool(same_position(tb, rb)),
         "unreadable": unread, "unreadable_empty": unread_empty,
-        **_covered_outcomes(truth, tb, rb, steps, offset),
+        **_covered_outcomes(truth, tb, rb, steps, offset, read.get("unreadable")),
     }
+    # perfect but for covered tiles: every tile given is right and every tile no hand or
+    # object covers is given (a covered tile may be left out or reported unreadable)
+    row["perfect_uncovered"] = bool(
+        row["agree"] == row["read_tiles"]
+        and row["agree"] - row["covered_right"] == row["truth_tiles"] - row["covered"])
+    return row
 
 
 def conditions(truth: dict) -> dict[str, str]:
@@ -263,10 +281,12 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
         "covered_tiles": sum(r.get("covered", 0) for r in rows),
         "covered_right": sum(r.get("covered_right", 0) for r in rows),
         "covered_wrong": sum(r.get("covered_wrong", 0) for r in rows),
+        "covered_unreadable": sum(r.get("covered_unreadable", 0) for r in rows),
         "unreadable_cells": sum(r.get("unreadable", 0) for r in rows),
         "unreadable_empty": sum(r.get("unreadable_empty", 0) for r in rows),
         "position_accuracy": ratio(sum(r["cells_inter"] for r in rows), sum(r["cells_union"] for r in rows)),
         "perfect_board_rate": ratio(sum(r["perfect"] for r in rows), n),
+        "perfect_uncovered_rate": ratio(sum(r.get("perfect_uncovered", r["perfect"]) for r in rows), n),
         "empty_tables": len(empty),
         "empty_table_clean_rate": ratio(sum(r["read_tiles"] == 0 for r in empty), len(empty)),
         "reader_errors": sum(1 for r in rows if r.get("error")),
@@ -325,12 +345,14 @@ def markdown(report: dict[str, Any]) -> str:
              f"| detection recall | {_pct(s['detection_recall'])} |",
              f"| tile identity accuracy (number + rotation) | {_pct(s['identity_accuracy'])} |",
              f"| identity on tiles no hand or object covers | {_pct(s.get('identity_uncovered'))} |",
-             f"| covered tiles (≥ {COVERED:.0%} hidden): read right / guessed wrong | "
-             f"{s.get('covered_tiles', 0)}: {s.get('covered_right', 0)} / {s.get('covered_wrong', 0)} |",
+             f"| covered tiles (≥ {COVERED:.0%} hidden): read right / guessed wrong / reported unreadable | "
+             f"{s.get('covered_tiles', 0)}: {s.get('covered_right', 0)} / {s.get('covered_wrong', 0)} / "
+             f"{s.get('covered_unreadable', 0)} |",
              f"| unreadable cells reported: where no tile lies | "
              f"{s.get('unreadable_cells', 0)}: {s.get('unreadable_empty', 0)} |",
              f"| position accuracy | {_pct(s['position_accuracy'])} |",
              f"| perfect boards | {_pct(s['perfect_board_rate'])} |",
+             f"| perfect but for covered tiles (none guessed) | {_pct(s.get('perfect_uncovered_rate'))} |",
              f"| empty tables with no invented tile | {_pct(s['empty_table_clean_rate'])} of {s['empty_tables']} |",
              f"| reader errors | {s['reader_errors']} |",
              f"| time per image, median / p95 | {s['median_seconds']} s / {s['p95_seconds']} s |",

@@ -114,6 +114,36 @@ def test_covered_tiles_are_counted_apart(tier):
     assert summary["covered_wrong"] == 1
 
 
+def test_a_board_perfect_but_for_a_covered_tile_reported_unreadable(tier):
+    truth = copy.deepcopy(_truth(tier))
+    first = truth["tiles"][0]
+    truth["occluded"] = [{"q": first["q"], "r": first["r"], "tile": first["tile"], "fraction": 0.5}]
+    # the read turned by two steps and shifted: the unreadable cell must be aligned as its
+    # tiles are
+    board = board_from_json({"tiles": truth["tiles"][1:]})
+    moved = {(q + 3, r - 1): p for (q, r), p in turned(board, 2).items()}
+    read = {"tiles": [{"q": q, "r": r, "tile": p.tile, "rotation": p.rotation}
+                      for (q, r), p in moved.items()]}
+    q, r = turned(board_from_json({"tiles": [first]}), 2).popitem()[0]
+    read["unreadable"] = [{"q": q + 3, "r": r - 1}]
+    s = recognition.score_image(truth, read)
+    assert not s["perfect"] and s["perfect_uncovered"]
+    assert (s["covered"], s["covered_unreadable"], s["covered_wrong"]) == (1, 1, 0)
+    # without the unreadable cell the board is still perfect but for the covered tile
+    s2 = recognition.score_image(truth, {"tiles": read["tiles"]})
+    assert s2["perfect_uncovered"] and s2["covered_unreadable"] == 0
+    # a covered tile guessed wrong, or an uncovered tile missed, spoils it
+    guessed = copy.deepcopy(read)
+    guessed["tiles"].append({"q": q + 3, "r": r - 1, "tile": first["tile"],
+                             "rotation": (first["rotation"] + 3) % 6})
+    assert not recognition.score_image(truth, guessed)["perfect_uncovered"]
+    missed = {"tiles": read["tiles"][1:]}
+    assert not recognition.score_image(truth, missed)["perfect_uncovered"]
+    summary = recognition.summarise([dict(s, seconds=0.1), dict(recognition.score_image(truth, missed), seconds=0.1)])
+    assert (summary["perfect_board_rate"], summary["perfect_uncovered_rate"]) == (0.0, 0.5)
+    assert summary["covered_unreadable"] == 1
+
+
 def test_unreadable_cells_on_no_tile_are_counted(tier):
     # the first tile reported unreadable (rightly), plus a cell on the bare table
     truth = _truth(tier)

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from referee.board import Board
-from referee.hexgrid import components, neighbours
+from referee.hexgrid import components, distance, neighbours
 
 from . import bodies, colours, haze, identify, lattice, region, sampling, search, second_look, table
 from .identify import NUMBERS
@@ -617,7 +617,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         extra = np.concatenate([extra, more])
     scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
     keep = _on_tiles_if_scattered(keep, mask, lat, scene.shifts)
-    keep, isolated = _split_isolated(keep, len(hexes))
+    keep, isolated = _split_isolated(keep, len(hexes), bad)
     if cloth and not keep:
         # a lattice over a patterned cloth that reads no two touching tiles found the
         # cloth, not a Tantrix: its cells read alone are dots of the print
@@ -825,8 +825,13 @@ def _plausible_unreadable(bad: list, good: list) -> list:
     return near[:max(room, 0)]
 
 
-def _split_isolated(items: list, others: int = 0) -> tuple[list, list]:
-    """Tiles of the Tantrix vs tiles lying alone away from it (reported as loose).
+FAR_GROUP = 3
+"""Hex distance from the Tantrix (its tiles and unreadable cells) at which a separate group
+of touching tiles is reported loose (see :func:`_split_isolated`)."""
+
+
+def _split_isolated(items: list, others: int = 0, bad: list = ()) -> tuple[list, list]:
+    """Tiles of the Tantrix vs tiles lying away from it (reported as loose).
 
     A tile touching no other tile while the Tantrix has at least two is taken to be a
     loose tile that happens to sit near a lattice position (a game's tiles all touch; with
@@ -836,6 +841,10 @@ def _split_isolated(items: list, others: int = 0) -> tuple[list, list]:
     all and there are several (``others`` counts the loose tiles found off the lattice),
     there is no Tantrix yet: every tile is loose.  A single tile alone is kept as the board
     (the first tile of a game).
+
+    A group of touching tiles at least :data:`FAR_GROUP` cells from the Tantrix is loose
+    too: a missed tile leaves a gap of one cell, not two.  ``bad`` (the unreadable cells)
+    bridge gaps: a hand over the board may hide a whole row of it.
     """
     if not items:
         return items, []
@@ -847,7 +856,14 @@ def _split_isolated(items: list, others: int = 0) -> tuple[list, list]:
         return items, []
     if len(main) < 2:
         return items, []
-    alone = {next(iter(g)) for g in groups[1:] if len(g) == 1}
+    anchor = next(iter(main))
+    board = next(g for g in components([c for c, _rd, _px in list(items) + list(bad)])
+                 if anchor in g)
+    alone = set()
+    for g in groups[1:]:
+        if len(g) == 1 or (not g <= board and
+                           min(distance(a, b) for a in g for b in board) >= FAR_GROUP):
+            alone |= g
     return [it for it in items if it[0] not in alone], [it for it in items if it[0] in alone]
 
 

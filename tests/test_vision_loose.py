@@ -1,0 +1,45 @@
+"""Tiles away from the Tantrix: which groups of them are loose."""
+
+from referee.compare import best_alignment
+from vision import read_photo, reader
+from vision.identify import Reading
+
+
+def _items(*cells):
+    return [(c, Reading(tile=i + 1, rotation=0, confidence=0.99, fit=0.95), (0.0, 0.0))
+            for i, c in enumerate(cells)]
+
+
+BOARD = [(0, 0), (1, 0), (0, 1), (1, 1)]
+
+
+def test_a_far_group_of_touching_tiles_is_loose():
+    far = [(4, 0), (5, -1)]                      # two cells of table between it and the board
+    keep, loose = reader._split_isolated(_items(*BOARD, *far))
+    assert sorted(c for c, _rd, _px in keep) == sorted(BOARD)
+    assert sorted(c for c, _rd, _px in loose) == sorted(far)
+
+
+def test_a_group_one_missed_tile_away_stays_on_the_board():
+    near = [(3, 0), (4, -1)]                     # one empty cell between: a missed tile
+    keep, loose = reader._split_isolated(_items(*BOARD, *near))
+    assert len(keep) == 6 and loose == []
+
+
+def test_unreadable_cells_bridge_a_far_group():
+    far = [(4, 0), (5, -1)]
+    covered = _items((2, 0), (3, 0))            # a hand over the row between
+    keep, loose = reader._split_isolated(_items(*BOARD, *far), bad=covered)
+    assert len(keep) == 6 and loose == []
+    # a single tile alone is loose whatever bridges it (as before)
+    keep, loose = reader._split_isolated(_items(*BOARD, (5, 0)))
+    assert [c for c, _rd, _px in loose] == [(5, 0)]
+
+
+def test_a_loose_tile_on_face_down_tiles_is_not_a_board_group(bench_scene):
+    # real-texture-50: a loose tile lying over face-down tiles far from the board read as
+    # two touching cells of it; they are not part of the Tantrix
+    path, _truth, expected = bench_scene("real-texture", 50)
+    read = read_photo(str(path))
+    agree = best_alignment(expected, read)[2]
+    assert agree == len(read) >= len(expected) - 1   # one tile is under a hand
