@@ -1,42 +1,12 @@
 """Every real tile photo (../shared/real_tiles), read as a one-tile picture, gives its number
 and rotation: 56/56, on a light and on a wooden-brown table."""
-import csv
-from pathlib import Path
-
-import numpy as np
-import cv2
 import pytest
 
-from referee.tiles import find_tile
+from bench.real_tiles_bench import TILES as REAL, labels as _labels, one_tile_picture as _one_tile_picture
+from bench.real_tiles_bench import read_one, run, table as markdown_table
 from vision import read_photo
 
-REAL = Path(__file__).resolve().parents[1].parent / "shared" / "real_tiles"
-_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
-
 pytestmark = pytest.mark.skipif(not (REAL / "labels.csv").exists(), reason="../shared/real_tiles missing")
-
-
-def _labels() -> dict[int, tuple[int, int]]:
-    with open(REAL / "labels.csv") as f:
-        rows = list(csv.DictReader(f))
-    out = {}
-    for row in rows:
-        edges = tuple(_NAMES[c] for c in row["edge_colours_in_photo"])
-        out[int(row["tile"])] = find_tile(edges)
-    return out
-
-
-def _one_tile_picture(number: int, table: tuple[int, int, int], turn: int = 0) -> np.ndarray:
-    tile = cv2.imread(str(REAL / f"tile_{number:02d}.png"), cv2.IMREAD_UNCHANGED)
-    canvas = np.zeros((300, 300, 3), np.float32) + np.array(table, np.float32)
-    a = tile[:, :, 3:4].astype(np.float32) / 255.0
-    y, x = 90, 85
-    canvas[y:y + 120, x:x + 130] = tile[:, :, :3] * a + canvas[y:y + 120, x:x + 130] * (1 - a)
-    img = np.clip(canvas, 0, 255).astype(np.uint8)
-    if turn:
-        M = cv2.getRotationMatrix2D((150, 150), -60 * turn, 1.0)  # clockwise in the image
-        img = cv2.warpAffine(img, M, (300, 300), borderMode=cv2.BORDER_REPLICATE)
-    return img
 
 
 @pytest.mark.parametrize("table", [(225, 225, 225), (60, 110, 150)], ids=["light", "wood"])
@@ -60,3 +30,18 @@ def test_turned_real_tiles_keep_their_number():
         board = read_photo(_one_tile_picture(number, (225, 225, 225), turn=1))
         (p,) = board.tiles.values()
         assert (p.tile, (p.rotation - rotation) % 6) == (tile, 1)
+
+
+def test_the_real_tiles_benchmark_reads_variants_and_reports_misreads(monkeypatch):
+    # two tiles as taken and under a strong warm cast, in this process
+    report = run(["as-taken", "warm-strong"], numbers=[3, 44], workers=1, progress=False)
+    assert report["summary"]["reads"] == 4
+    assert report["variants"]["as-taken"] == {"right": 2, "tiles": 2, "wrong": []}
+    assert "| as-taken | 2 / 2 | – |" in markdown_table(report)
+    # a misread is listed with what was read: the tile laid on the picture is another one
+    # than the labels say
+    import bench.real_tiles_bench as rtb
+    real = rtb.one_tile_picture
+    monkeypatch.setattr(rtb, "one_tile_picture", lambda n, *a, **k: real(17 if n == 3 else n, *a, **k))
+    row = read_one((3, "as-taken"))
+    assert not row["right"] and row["read"] and row["read"][0][0] == 17
