@@ -153,11 +153,16 @@ def table(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def add_variants_option(ap: argparse.ArgumentParser) -> None:
+    """``--variants NAME ...`` (default: every variant), for the benchmarks that use them."""
+    ap.add_argument("--variants", nargs="+", choices=list(VARIANTS), default=list(VARIANTS),
+                    help="variants to read (default: all)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.real_photo_bench",
                                  description=__doc__.split("\n\n")[1].strip())
-    ap.add_argument("--variants", nargs="+", choices=list(VARIANTS), default=list(VARIANTS),
-                    help="variants to read (default: all)")
+    add_variants_option(ap)
     args = ap.parse_args(argv)
     if not all((PHOTOS / f"{n}.jpg").exists() for n in NAMES):
         print(f"real_photo_bench: the real photos are missing (expected in {PHOTOS})", file=sys.stderr)

@@ -36,8 +36,11 @@ def test_the_real_tiles_benchmark_reads_variants_and_reports_misreads(monkeypatc
     # two tiles as taken and under a strong warm cast, in this process
     report = run(["as-taken", "warm-strong"], numbers=[3, 44], workers=1, progress=False)
     assert report["summary"]["reads"] == 4
-    assert report["variants"]["as-taken"] == {"right": 2, "tiles": 2, "wrong": []}
-    assert "| as-taken | 2 / 2 | – |" in markdown_table(report)
+    assert report["variants"]["as-taken"] == {"right": 2, "tiles": 2, "as_labelled": 2, "wrong": []}
+    assert "| as-taken | 2 / 2 | 2 | – |" in markdown_table(report)
+    # a picture turned by 90° reads the same tile at another rotation: right, not as labelled
+    turned = read_one((44, "turn-90"))
+    assert turned["right"] and not turned["as_labelled"]
     # a misread is listed with what was read: the tile laid on the picture is another one
     # than the labels say
     import bench.real_tiles_bench as rtb
