@@ -48,3 +48,25 @@ def test_the_real_tiles_benchmark_reads_variants_and_reports_misreads(monkeypatc
     monkeypatch.setattr(rtb, "one_tile_picture", lambda n, *a, **k: real(17 if n == 3 else n, *a, **k))
     row = read_one((3, "as-taken"))
     assert not row["right"] and row["read"] and row["read"][0][0] == 17
+
+
+def test_a_lone_tile_read_cleanly_needs_one_look(monkeypatch):
+    from vision import reader
+    looks = []
+    real = reader._analyse_once
+
+    def counted(photo, source, profile, look, *args, **kwargs):
+        looks.append(look)
+        return real(photo, source, profile, look, *args, **kwargs)
+
+    monkeypatch.setattr(reader, "_analyse_once", counted)
+    tile, rotation = _labels()[17]
+    board = read_photo(_one_tile_picture(17))
+    assert [(p.tile, p.rotation) for p in board.tiles.values()] == [(tile, rotation)]
+    assert looks == ["gated"]
+    # a tile half hidden by a grey card is not clean: the other looks are still tried
+    looks.clear()
+    img = _one_tile_picture(17)
+    img[90:150, 85:215] = (128, 128, 128)
+    read_photo(img)
+    assert len(looks) > 1

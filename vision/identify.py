@@ -47,6 +47,17 @@ class Reading:
     pushed: bool = False
 
 
+CLEAN_FIT = 0.9
+CLEAN_CONFIDENCE = 0.95
+"""A reading with this fit and confidence showed every edge clearly (:func:`clean`)."""
+
+
+def clean(rd: Reading) -> bool:
+    """Does a reading show every edge clearly?  Such a tile stands even with glare on half
+    its corners, and a lone one needs no second look."""
+    return rd.fit >= CLEAN_FIT and rd.confidence >= CLEAN_CONFIDENCE
+
+
 _EDGE_CLASS = (np.arange(6)[:, None] * 5 + CANDIDATES.reshape(-1, 6).T)
 """(6, 336): index into a cell's flattened (6 edges x 5 classes) log-probs of edge e's
 class for each candidate (tile, rotation)."""

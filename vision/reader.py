@@ -46,11 +46,6 @@ tile mask covers this much, or half as much for a clean reading (see
 BODY_CORNERS = 0.8
 """A tile needs this share of grey corners (5 of 6) to be read; fewer: something covers it."""
 
-CLEAN_FIT = 0.9
-CLEAN_CONFIDENCE = 0.95
-"""A reading with this fit and confidence is kept even if up to half its corners look
-lit or coloured (glare): every edge was seen."""
-
 BODY_CHROMA = 10.0
 """Chroma (Lab, against the photo's neutral point) below which a corner sample is body."""
 
@@ -705,7 +700,7 @@ def _on_tiles_if_scattered(items: list, mask: np.ndarray, lat: Lattice, shifts: 
     # (the mask misses some tiles on a black cloth: a reading as clean as a real tile's
     # needs only part of its hexagon covered)
     return [(c, rd, px) for (c, rd, px), v in zip(items, cover)
-            if v >= TILE_COVER or (v >= TILE_COVER / 2 and _clean(rd))]
+            if v >= TILE_COVER or (v >= TILE_COVER / 2 and identify.clean(rd))]
 
 
 COLOUR_ROUNDS = 3
@@ -736,12 +731,7 @@ def _readable(rd: identify.Reading, body: float) -> bool:
     """Is a reading given as a tile?  Its edges fit and one tile stands out, and its
     corners are grey body (``body``: their share); glare can light a corner, so a reading
     this clean needs only half of them."""
-    return fits(rd) and (body >= BODY_CORNERS or (body >= 0.5 and _clean(rd)))
-
-
-def _clean(rd: identify.Reading) -> bool:
-    """A reading that shows every edge: it stands even with glare on half its corners."""
-    return rd.fit >= CLEAN_FIT and rd.confidence >= CLEAN_CONFIDENCE
+    return fits(rd) and (body >= BODY_CORNERS or (body >= 0.5 and identify.clean(rd)))
 
 
 def _clear(rd: identify.Reading) -> bool:
