@@ -161,7 +161,7 @@ def add_variants_option(ap: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.real_photo_bench",
-                                 description=__doc__.split("\n\n")[1].strip())
+                                 description=__doc__.splitlines()[0])
     add_variants_option(ap)
     args = ap.parse_args(argv)
     if not all((PHOTOS / f"{n}.jpg").exists() for n in NAMES):

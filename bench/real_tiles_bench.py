@@ -22,6 +22,7 @@ import csv
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +39,10 @@ LIGHT_TABLE = (225, 225, 225)
 _NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 
 
+@lru_cache(maxsize=1)
 def labels() -> dict[int, tuple[int, int]]:
-    """Tile number → (tile, rotation) its photo shows, from ``labels.csv``'s edge colours."""
+    """Tile number → (tile, rotation) its photo shows, from ``labels.csv``'s edge colours
+    (read once per process; do not change the dict)."""
     from referee.tiles import find_tile
     with open(TILES / "labels.csv") as f:
         rows = list(csv.DictReader(f))
@@ -121,7 +124,7 @@ def table(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.real_tiles_bench",
-                                 description=__doc__.split("\n\n")[1].strip())
+                                 description=__doc__.splitlines()[0])
     add_variants_option(ap)
     ap.add_argument("--workers", type=int, default=2, help="reader processes (default 2)")
     args = ap.parse_args(argv)

@@ -820,7 +820,7 @@ FAR_GROUP = 3
 of touching tiles is reported loose (see :func:`_split_isolated`)."""
 
 
-def _split_isolated(items: list, others: int = 0, bad: list = ()) -> tuple[list, list]:
+def _split_isolated(items: list, others: int = 0, bad: list | tuple = ()) -> tuple[list, list]:
     """Tiles of the Tantrix vs tiles lying away from it (reported as loose).
 
     A tile touching no other tile while the Tantrix has at least two is taken to be a
@@ -843,8 +843,6 @@ def _split_isolated(items: list, others: int = 0, bad: list = ()) -> tuple[list,
     if len(main) == 1:
         if len(items) + others >= 2:
             return [], list(items)
-        return items, []
-    if len(main) < 2:
         return items, []
     anchor = next(iter(main))
     board = next(g for g in components([c for c, _rd, _px in list(items) + list(bad)])
