@@ -5,7 +5,8 @@
 
 The two labelled real photos (``../shared/real_photos``) are read as taken and as a camera
 or a lamp could have made them otherwise: smaller, turned, seen more obliquely, darker,
-brighter, under a warm or a cold cast, blurred, noisy, compressed harder.  Each variant is
+brighter, under a warm or a cold cast, under a lamp's glare spot or light falling off
+across the table, blurred, noisy, compressed harder.  Each variant is
 a plain image operation on the real photo (no rendering), so this measures the reader on
 real tiles, real glare and real tables, which the synthetic tiers only imitate.  Per
 variant: tiles right (number and rotation, after the best alignment), tiles read, loose and
@@ -67,6 +68,21 @@ def _scale(img: np.ndarray, f: float) -> np.ndarray:
     return cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_CUBIC)
 
 
+def _glare_spot(img: np.ndarray) -> np.ndarray:
+    """A lamp's soft white reflection over the middle of the picture (light added, up to
+    160 of 255, falling off over about a quarter of the picture's size)."""
+    h, w = img.shape[:2]
+    y, x = np.mgrid[0:h, 0:w]
+    spot = np.exp(-(((x - 0.45 * w) / (0.12 * w)) ** 2 + ((y - 0.45 * h) / (0.12 * h)) ** 2))
+    return np.clip(img + 160.0 * spot[..., None], 0, 255).astype(np.uint8)
+
+
+def _falloff(img: np.ndarray, darkest: float) -> np.ndarray:
+    """Light falling off from right to left, to ``darkest`` of itself at the left edge."""
+    ramp = np.linspace(darkest, 1.0, img.shape[1])[None, :, None]
+    return np.clip(img * ramp, 0, 255).astype(np.uint8)
+
+
 def _noise(img: np.ndarray, sigma: float) -> np.ndarray:
     rng = np.random.default_rng(0)
     return np.clip(img + rng.normal(0, sigma, img.shape), 0, 255).astype(np.uint8)
@@ -88,6 +104,8 @@ VARIANTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "warm": lambda x: _cast(x, (0.85, 0.97, 1.08)),
     "warm-strong": lambda x: _cast(x, (0.7, 0.95, 1.15)),
     "cold": lambda x: _cast(x, (1.2, 1.0, 0.8)),
+    "glare-spot": _glare_spot,
+    "falloff-0.4": lambda x: _falloff(x, 0.4),
     "jpeg-25": lambda x: _jpeg(x, 25),
     "blur-1.5": lambda x: cv2.GaussianBlur(x, (0, 0), 1.5),
     "noise-12": lambda x: _noise(x, 12.0),

@@ -2,7 +2,7 @@
 import numpy as np
 
 from referee.compare import best_alignment, same_position
-from vision import colours, read_photo, reader
+from vision import colours, identify, missing_colour, read_photo, reader
 
 # Lab (L, a, b; a and b centred on 0) of link samples measured on a dim benchmark photo
 # (hard-40, exposure 0.38): its yellow is as dark as green is in good light
@@ -84,3 +84,48 @@ def test_bodies_tinted_off_the_tables_grey_are_read_with_their_own(bench_scene):
     assert scene.body_grey
     assert right >= 50
     assert len(read) - right == 0
+
+
+def _three_colour_edges() -> np.ndarray:
+    """Edge samples (N, 6, 3) Lab of tiles 1-10 (red, yellow and blue links only) whose
+    blue links a glare spot washes out by degrees, from blue towards a pale green-grey
+    (modelled on carpet13 under the real-photo benchmark's glare spot, a little stronger)."""
+    from referee.tiles import rotated_edges
+    rng = np.random.default_rng(1)
+    lab = {"red": (130.0, 67.0, 44.0), "yellow": (240.0, -18.0, 94.0)}
+    cells = []
+    for n in range(1, 11):
+        edges = []
+        for c in rotated_edges(n, n % 6):
+            if c == "blue":
+                t = rng.uniform(0.0, 1.0)
+                edges.append((178.0 + 46.0 * t, -2.0 - 22.0 * t, -39.0 + 34.0 * t))
+            else:
+                edges.append(np.array(lab[c]) + rng.normal(0, [6.0, 3.0, 3.0]))
+        cells.append(edges)
+    return np.array(cells, np.float64)
+
+
+def test_a_colour_the_photo_lacks_explains_nothing():
+    model = colours.initial_model(np.zeros((4, 4, 3), np.float32))
+    model.neutral = np.zeros(2, np.float32)
+    green = np.array([DIM["green"]])
+    lacking = colours.log_probs(green, missing_colour.without(model, missing_colour.GREEN))[0]
+    assert lacking[missing_colour.GREEN] == np.log(colours.OUTLIER_SHARE / 5)
+    assert colours.log_probs(green, model)[0][missing_colour.GREEN] > lacking[missing_colour.GREEN]
+
+
+def test_three_colour_board_whose_pale_blue_splits_is_read_without_green():
+    # four link colours learnt from these cells split the blue links between green and
+    # blue (tiles 1, 2, 4, 5 and 10 read as their green twins); read as a board without
+    # green, every cell gives its tile
+    edges = _three_colour_edges()
+    first = colours.initial_model(np.zeros((4, 4, 3), np.float32))
+    first.neutral = np.zeros(2, np.float32)
+    start = colours.adapt_scale(first, edges.reshape(-1, 3))
+    learn = np.ones(len(edges), bool)
+    model = reader.learn_colours(start, edges, learn)
+    readings = identify.identify(colours.log_probs(edges, model))
+    assert [r.tile for r in readings] == list(range(1, 11))
+    assert model.absent == missing_colour.GREEN
+

@@ -7,7 +7,7 @@ samples, started from the colours of real tiles (the real red, green and blue ar
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -36,6 +36,13 @@ all but a few photos, from L 37 in dim light to 230 in bright)."""
 OUTLIER_D2 = 20.0
 """Squared normalised distance from the nearest link colour beyond which a sample is no link."""
 
+HUE_WEIGHT = 6.0
+"""Log-probability a link sample loses per unit of ``1 - cos`` of the angle between its hue
+and a link colour's (in the a/b plane)."""
+
+OUTLIER_SHARE = 0.02
+"""Share of samples taken as outliers that no class explains (glare, a finger)."""
+
 
 @dataclass
 class ColourModel:
@@ -43,7 +50,8 @@ class ColourModel:
 
     ``neutral``: Lab a/b of grey in this photo; ``means`` (4, 3) link colour means in the
     feature space of :func:`features`; ``spread`` their common standard deviation;
-    ``chroma0`` the chroma below which a sample is taken as black body.
+    ``chroma0`` the chroma below which a sample is taken as black body; ``absent`` a link
+    colour (class index) this photo is taken to lack (``vision.missing_colour``), or None.
     """
 
     neutral: np.ndarray
@@ -51,6 +59,7 @@ class ColourModel:
     means: np.ndarray = field(default_factory=lambda: PROTOTYPES.copy())
     spread: np.ndarray = field(default_factory=lambda: np.array([9.0, 9.0, 30.0]))
     chroma0: float = 12.0
+    absent: int | None = None
 
 
 _LAB_OFFSET = (0.0, 128.0, 128.0, 0.0)
@@ -156,7 +165,7 @@ def log_probs(samples: np.ndarray, model: ColourModel) -> np.ndarray:
     # hue term: angle between sample and class mean directions
     mean_dir = model.means[:, :2] / np.linalg.norm(model.means[:, :2], axis=1, keepdims=True)
     cos = (f[..., None, 0] * mean_dir[:, 0] + f[..., None, 1] * mean_dir[:, 1]) / np.maximum(chroma[..., None], 1e-6)
-    ll = -0.5 * (d[..., 2] ** 2) * 0.5 + 6.0 * (cos - 1.0) - 0.5 * (d[..., 0] ** 2 + d[..., 1] ** 2) * 0.15
+    ll = -0.5 * (d[..., 2] ** 2) * 0.5 + HUE_WEIGHT * (cos - 1.0) - 0.5 * (d[..., 0] ** 2 + d[..., 1] ** 2) * 0.15
     p_link = 1.0 / (1.0 + np.exp(-(chroma - model.chroma0) / (0.25 * model.chroma0)))
     ll = ll - np.logaddexp.reduce(ll, axis=-1, keepdims=True)
     # a colour far from every link colour of this photo (skin, a pen, a coin) belongs to
@@ -167,7 +176,11 @@ def log_probs(samples: np.ndarray, model: ColourModel) -> np.ndarray:
     out[..., :4] = ll + np.log(np.maximum(p_link[..., None] * typical[..., None], 1e-9))
     out[..., 4] = np.log(np.maximum(1 - p_link, 1e-9))
     # floor: mixture with a uniform 2 % outlier
-    out = np.logaddexp(out + np.log(0.98), np.log(0.02 / 5))
+    floor = np.log(OUTLIER_SHARE / 5)
+    out = np.logaddexp(out + np.log(1 - OUTLIER_SHARE), floor)
+    if model.absent is not None:
+        # a colour the photo lacks explains a sample no better than an outlier does
+        out[..., model.absent] = floor
     return out
 
 
@@ -189,7 +202,7 @@ def calibrate(model: ColourModel, samples: np.ndarray, labels: np.ndarray, weigh
     chroma0 = model.chroma0
     if sel.sum() >= 6:
         chroma0 = float(np.clip(0.4 * percentile(chroma[sel], 10), 5.0, 20.0))
-    return ColourModel(model.neutral, model.chroma_scale, means, model.spread, chroma0)
+    return replace(model, means=means, chroma0=chroma0)
 
 
 def adapt_scale(model: ColourModel, samples: np.ndarray) -> ColourModel:
@@ -212,7 +225,7 @@ def adapt_scale(model: ColourModel, samples: np.ndarray) -> ColourModel:
     lightest = float(percentile(samples[..., 0], LIGHTEST_PERCENTILE))
     y = CLASSES.index("yellow")
     means[y, 2] = np.clip(lightest, 0.25 * means[y, 2], 2.0 * means[y, 2])
-    m = ColourModel(model.neutral, scale, means, model.spread.copy(), model.chroma0)
+    m = replace(model, chroma_scale=scale, means=means, spread=model.spread.copy())
     f = features(samples, m)
     chroma = np.hypot(f[..., 0], f[..., 1]).ravel()
     m.chroma0 = float(np.clip(0.35 * percentile(chroma, 25), 5.0, 20.0))

@@ -16,7 +16,8 @@ import numpy as np
 from referee.board import Board
 from referee.hexgrid import components, distance, neighbours
 
-from . import bodies, colours, haze, identify, lattice, region, sampling, search, second_look, table
+from . import (bodies, colours, haze, identify, lattice, missing_colour, region, sampling, search,
+               second_look, table)
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
 from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice
@@ -712,7 +713,18 @@ def learn_colours(model: colours.ColourModel, edges: np.ndarray, learn: np.ndarr
     """The photo's link colours learnt from its cells: read the cells' edge samples
     ``edges`` (N, 6, 3) Lab, refit the colour means to the colours read on the cells
     ``learn`` (N,) bool, weighted by confidence, :data:`COLOUR_ROUNDS` times.  The cells
-    ``learn`` claim tile numbers first (``identify``'s ``first``)."""
+    ``learn`` claim tile numbers first (``identify``'s ``first``).  When green and blue
+    end up on one cluster, the photo may lack one of them (``missing_colour``)."""
+    learnt = _refit_colours(model, edges, learn)
+    if missing_colour.one_cluster(learnt) and learn.any():
+        tries = [learnt] + [_refit_colours(missing_colour.without(model, c), edges, learn)
+                            for c in (missing_colour.GREEN, missing_colour.BLUE)]
+        learnt = missing_colour.best(tries, model, edges[learn])
+    return learnt
+
+
+def _refit_colours(model: colours.ColourModel, edges: np.ndarray, learn: np.ndarray
+                   ) -> colours.ColourModel:
     for _ in range(COLOUR_ROUNDS):
         readings = identify.identify(colours.log_probs(edges, model), first=learn, last_if=UNFIT)
         labels = identify.edge_labels(readings)[learn].ravel()

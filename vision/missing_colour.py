@@ -1,0 +1,75 @@
+"""Boards without green or without blue links.
+
+Puzzles are often laid with tiles of three colours (the Discovery puzzles' tiles carry red,
+yellow and blue only).  Learning four link colours from such a photo can split its one
+blue cluster between green and blue: the real blue links of one of the two real editions
+are light and pale, and glare or a warm lamp leaves them halfway between the two
+prototypes, so the lighter half was read green and a tile's blue pair gave another valid
+tile (carpet13 under a glare spot: 4 of 12 tiles wrong, none flagged).
+
+When the learnt green and blue sit on one cluster (:func:`one_cluster`), the photo is
+also read as if it lacked green and as if it lacked blue, and :func:`best` keeps the
+model that explains the cells' colours best.  Green and blue only: red and yellow are
+far apart in hue and lightness from every other link colour.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from . import colours, identify
+
+GREEN = colours.CLASSES.index("green")
+BLUE = colours.CLASSES.index("blue")
+
+ONE_CLUSTER = 30.0
+"""Learnt green and blue means closer than this in a/b (feature units, see
+``colours.features``) describe one cluster: the prototypes are 74 apart, and boards that
+carry both colours kept them 57 or more apart on hard and real-texture 0-119."""
+
+FEWER_COLOURS = 3.0
+"""A model without one colour is kept unless the four-colour model explains the cells
+better by more than this (log-likelihood): the simpler explanation wins a near tie."""
+
+
+def one_cluster(model: colours.ColourModel) -> bool:
+    """Do the learnt green and blue of ``model`` describe one colour cluster?"""
+    return model.absent is None and bool(
+        np.hypot(*(model.means[GREEN, :2] - model.means[BLUE, :2])) < ONE_CLUSTER)
+
+
+def without(model: colours.ColourModel, colour: int) -> colours.ColourModel:
+    """``model`` for a photo taken to lack link colour ``colour`` (class index)."""
+    return replace(model, absent=colour)
+
+
+def explained(model: colours.ColourModel, start: colours.ColourModel, edges: np.ndarray) -> float:
+    """How well ``model`` explains the cells' edge samples ``edges`` (N, 6, 3) Lab.
+
+    The log-likelihood of each cell's best tile under ``model``, plus how well the colours
+    the cells are then read as agree in hue with the link colours' prototypes, taken in
+    the photo's first model ``start`` (before learning: a learnt model fits any naming
+    of a cluster equally well; the prototypes say which name it bears).
+    """
+    logp = colours.log_probs(edges, model)
+    scores = identify.candidate_scores(logp)
+    likelihood = float(scores.reshape(len(scores), -1).max(1).sum())
+    labels = identify.edge_labels(identify.identify(logp))           # (N, 6)
+    f = colours.features(edges, start)
+    unit = colours.PROTOTYPES[:, :2] / np.linalg.norm(colours.PROTOTYPES[:, :2], axis=1, keepdims=True)
+    chroma = np.hypot(f[..., 0], f[..., 1])
+    cos = (f[..., 0] * unit[labels, 0] + f[..., 1] * unit[labels, 1]) / np.maximum(chroma, 1e-6)
+    hue = colours.HUE_WEIGHT * (cos - 1.0)
+    return likelihood + float(hue[chroma > start.chroma0].sum())
+
+
+def best(models: Sequence[colours.ColourModel], start: colours.ColourModel, edges: np.ndarray
+         ) -> colours.ColourModel:
+    """The model of ``models`` (the four-colour model first, then ones without a colour)
+    that explains ``edges`` (N, 6, 3) best, the four-colour one needing a clear lead
+    (:data:`FEWER_COLOURS`)."""
+    scores = [explained(m, start, edges) for m in models]
+    scores[0] -= FEWER_COLOURS
+    return models[int(np.argmax(scores))]
