@@ -177,6 +177,22 @@ def test_a_reading_needs_a_grey_body():
     assert not reader._readable(clean, 2 / 6)
 
 
+def test_a_confident_cell_short_of_body_corners_is_held_by_its_neighbours():
+    # a cell read confidently with four body corners of six (a tile at the board's edge
+    # whose corner samples catch the table) is a tile when two neighbours are; alone, or
+    # read less surely, it stays unreadable
+    from vision.identify import Reading
+    sure, unsure = Reading(9, 0, 0.99, 0.82), Reading(9, 0, 0.6, 0.82)
+    board = [((0, 0), Reading(1, 0, 0.99, 0.95), None), ((1, 0), Reading(2, 0, 0.99, 0.95), None)]
+    body = {(0, 1): 4 / 6, (5, 5): 4 / 6}
+    assert not reader._readable(sure, 4 / 6)
+    keep, bad = reader._held_by_neighbours(list(board), [((0, 1), sure, None)], body)
+    assert [c for c, _rd, _px in keep] == [(0, 0), (1, 0), (0, 1)] and bad == []
+    for cell, rd in (((5, 5), sure), ((0, 1), unsure)):
+        keep, bad = reader._held_by_neighbours(list(board), [(cell, rd, None)], body)
+        assert len(keep) == 2 and len(bad) == 1
+
+
 def test_search_centre_is_the_densest_link_colour_not_the_mean():
     from vision import search
     link = np.zeros((400, 600), np.float32)

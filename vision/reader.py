@@ -603,6 +603,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                     won.append(i)
                 continue
             (keep if readable else bad).append(item)
+        keep, bad = _held_by_neighbours(keep, bad, {tuple(int(v) for v in c): b for c, b in zip(occ, body)})
         # a glare patch over several tiles is read from its edge inwards: a cell read
         # clearly only once cleared of the veil holds its neighbours as a clear cell does
         known = np.concatenate([occ0[strong0], occ[won]])
@@ -744,6 +745,32 @@ def _readable(rd: identify.Reading, body: float) -> bool:
     corners are grey body (``body``: their share); glare can light a corner, so a reading
     this clean needs only half of them."""
     return fits(rd) and (body >= BODY_CORNERS or (body >= 0.5 and identify.clean(rd)))
+
+
+HELD_FIT = 0.8
+HELD_CONFIDENCE = 0.95
+HELD_BODY = 0.6
+HELD_BY = 2
+"""A cell read this well (fit, confidence) with this share of body corners is a tile when
+at least ``HELD_BY`` of its neighbours are (:func:`_held_by_neighbours`)."""
+
+
+def _held_by_neighbours(keep: list, bad: list, body: dict) -> tuple[list, list]:
+    """Cells of ``bad`` that read confidently but show two body corners too few (a tile
+    at the board's edge whose corner samples catch the table, hard-46) are given when
+    tiles were read beside them; alone, such a reading may be a hand's or a cloth's.
+    ``body``: cell → share of body corners.  Returns (keep, bad)."""
+    kept = {cell for cell, _rd, _px in keep}
+    still = []
+    for item in bad:
+        cell, rd, _px = item
+        if (fits(rd) and rd.fit >= HELD_FIT and rd.confidence >= HELD_CONFIDENCE
+                and body[cell] >= HELD_BODY
+                and sum(n in kept for n in neighbours(cell)) >= HELD_BY):
+            keep.append(item)
+        else:
+            still.append(item)
+    return keep, still
 
 
 def _clear(rd: identify.Reading) -> bool:
