@@ -5,7 +5,8 @@ yellow and blue only).  Learning four link colours from such a photo can split i
 blue cluster between green and blue: the real blue links of one of the two real editions
 are light and pale, and glare or a warm lamp leaves them halfway between the two
 prototypes, so the lighter half was read green and a tile's blue pair gave another valid
-tile (carpet13 under a glare spot: 4 of 12 tiles wrong, none flagged).
+tile (carpet13 under a glare spot: 4 of 12 tiles wrong, none flagged; under a strong warm
+cast, 8 of 12).
 
 When the learnt green and blue sit on one cluster (:func:`one_cluster`), the photo is
 also read as if it lacked green and as if it lacked blue, and :func:`best` keeps the
@@ -26,12 +27,17 @@ BLUE = colours.CLASSES.index("blue")
 
 ONE_CLUSTER = 30.0
 """Learnt green and blue means closer than this in a/b (feature units, see
-``colours.features``) describe one cluster: the prototypes are 74 apart, and boards that
-carry both colours kept them 57 or more apart on hard and real-texture 0-119."""
+``colours.features``) describe one cluster (the prototypes are 74 apart).  Four-colour
+boards come this close on a few photos (8 of the first 116 hard photos, 3 of 200
+real-texture ones, at 12-29, mostly on looks that read a cloth), where the four-colour
+model then kept its lead."""
 
-FEWER_COLOURS = 3.0
-"""A model without one colour is kept unless the four-colour model explains the cells
-better by more than this (log-likelihood): the simpler explanation wins a near tie."""
+FEWER_COLOURS = 1.5
+"""The four-colour model must explain the cells better by this many times the log of the
+number of edge samples (log-likelihood): the Bayesian information criterion's price of
+the three numbers (a, b, L) the extra colour's mean adds.  (A fixed lead of 3 left
+carpet13 under a strong warm cast split, 3 of 12 right: its pale blue links lie as far in
+hue from the blue prototype as from the green one.)"""
 
 
 def one_cluster(model: colours.ColourModel) -> bool:
@@ -71,5 +77,5 @@ def best(models: Sequence[colours.ColourModel], start: colours.ColourModel, edge
     that explains ``edges`` (N, 6, 3) best, the four-colour one needing a clear lead
     (:data:`FEWER_COLOURS`)."""
     scores = [explained(m, start, edges) for m in models]
-    scores[0] -= FEWER_COLOURS
+    scores[0] -= FEWER_COLOURS * np.log(max(edges.shape[0] * edges.shape[1], 1))
     return models[int(np.argmax(scores))]
