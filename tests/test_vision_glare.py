@@ -152,3 +152,21 @@ def test_tiles_of_a_board_veiled_in_part_are_read_after_a_good_read(bench_scene)
     board = read_photo(path)
     assert best_alignment(expected, board)[2] >= 14
     assert len(board) == best_alignment(expected, board)[2]   # nothing guessed wrong
+
+
+def test_a_veil_over_part_of_the_board_is_judged_by_the_tiles_it_hides(bench_scene):
+    """hard-57: a glare veil over one tile of seven.  Cleared of the veil, the photo reads
+    the seventh tile; the bodies of all seven are mostly black, so the veil shows only on
+    the tile the clearing adds (it was left out: 6 of 7)."""
+    path, _truth, expected = bench_scene("hard", 57)
+    board = read_photo(path)
+    assert best_alignment(expected, board)[2] == len(expected) == len(board)
+
+
+def test_a_cloth_cleared_of_a_veil_adds_no_tiles(bench_scene):
+    """real-texture-44: a floral cloth beside a board with a glare patch.  Cleared of a
+    veil, the cloth reads as two more tiles whose bodies are not all lifted: the cleared
+    read is not taken for the veiled tiles it would add."""
+    path, _truth, expected = bench_scene("real-texture", 44)
+    board = read_photo(path)
+    assert len(board) == best_alignment(expected, board)[2] >= 23

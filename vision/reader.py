@@ -299,9 +299,12 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
     for look in second_look.LOOKS[1:]:
         # (a board read well but veiled in part, its bodies grey: the veiled tiles are
         # missing from the read, and only the unveiled look finds them)
-        if not (second_look.wanted(scene) or look == "unveiled" and _veiled_beside(photo, scene)):
+        wanted = second_look.wanted(scene)
+        veil_beside = look == "unveiled" and not wanted and _veiled_beside(photo, scene)
+        if not (wanted or veil_beside):
             continue
-        other = _analyse_once(photo, source, profile, look, pitch_px, prior)
+        other = _analyse_once(photo, source, profile, look, pitch_px, prior,
+                              beside=scene if veil_beside else None)
         if other is not None and second_look.better(other, scene):
             scene = other
     # (not while a live camera follows its last frame: a frame that does not follow is
@@ -383,15 +386,19 @@ def _analyse_region(photo: Photo, source: Any, box: tuple[int, int, int, int], p
 
 
 def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: float | None = None,
-                  prior: search.Prior | None = None) -> Scene | None:
-    """One read of the photo the way ``look`` says; ``None`` if that look does not apply."""
+                  prior: search.Prior | None = None, beside: Scene | None = None) -> Scene | None:
+    """One read of the photo the way ``look`` says; ``None`` if that look does not apply.
+
+    ``beside``: for the unveiled look, a good read beside whose tiles a veiled cell was
+    seen (:func:`_veiled_beside`); the veil may then lie over part of the board only."""
     if look != "unveiled":
         return _read_look(photo, source, profile, look, pitch_px, prior)
     # a glare veil over the whole board: read the photo cleared of it, as it would be
     # read without one (the scene keeps the photo as taken, for the overlay)
     cleared = replace(photo, image=haze.clear_veil(photo.image))
     scene = _read_look(cleared, cleared.image, profile, "gated", pitch_px, prior)
-    if scene is None or not _veiled_bodies(photo, scene):
+    if scene is None or not (_veiled_bodies(photo, scene)
+                             or beside is not None and _veiled_additions(photo, scene, beside)):
         return None
     scene.photo = photo
     return scene
@@ -449,6 +456,26 @@ def _veiled_bodies(photo: Photo, scene: Scene) -> bool:
         return False
     shifts = np.array([scene.shifts.get(c, np.zeros(2)) for c in cells])
     return bool(haze.veiled(sampling.body_colour(photo.image, _on_photo(scene, photo), np.array(cells), shifts)))
+
+
+def _veiled_additions(photo: Photo, scene: Scene, beside: Scene) -> bool:
+    """Do all the tiles that read ``scene`` adds to read ``beside`` (more than a cell from
+    any of its tiles, in the photo) show grey, lifted bodies in the photo as taken?  A
+    veil over part of a board lifts only the bodies of the tiles under it, so the bodies
+    of all the tiles read, mostly black, do not show it (real-texture-96, hard-57); a
+    cloth cleared of a veil it never had reads as tiles too, and their bodies are not all
+    lifted (real-texture-44, a floral cloth: two tiles invented when any addition would do)."""
+    if scene.lattice is None or not scene.readings or not beside.readings:
+        return False
+    had = np.array([px for _c, _rd, px in beside.readings])
+    cells = np.array([c for c, _rd, _px in scene.readings])
+    cell = _median_size(scene.lattice, cells) / scene.work_scale
+    new = [c for c, _rd, px in scene.readings if np.hypot(*(had - px).T).min() > cell]
+    if not new:
+        return False
+    shifts = np.array([scene.shifts.get(c, np.zeros(2)) for c in new])
+    body = sampling.corner_colours(photo.image, _on_photo(scene, photo), np.array(new), shifts)
+    return bool(haze.veiled(body).all())
 
 
 def _on_photo(scene: Scene, photo: Photo) -> Lattice:
