@@ -787,8 +787,8 @@ def _held_by_neighbours(keep: list, bad: list, body: dict) -> tuple[list, list]:
     at the board's edge whose corner samples catch the table, hard-46) are given when
     tiles were read beside them; alone, such a reading may be a hand's or a cloth's.
     ``body``: cell → share of body corners.  Returns (keep, bad)."""
+    keep, still = list(keep), []
     kept = {cell for cell, _rd, _px in keep}
-    still = []
     for item in bad:
         cell, rd, _px = item
         if (fits(rd) and rd.fit >= HELD_FIT and rd.confidence >= HELD_CONFIDENCE
