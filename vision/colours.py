@@ -27,6 +27,10 @@ PROTOTYPES = np.array([
 ], np.float64)
 
 
+PROTOTYPE_HUES = PROTOTYPES[:, :2] / np.linalg.norm(PROTOTYPES[:, :2], axis=1, keepdims=True)
+"""(4, 2) unit a/b directions of the link colours' prototypes (their hues)."""
+
+
 LIGHTEST_PERCENTILE = 90
 """Percentile of a photo's link samples' lightness taken as its yellow links' lightness:
 yellow is by far the lightest link colour and three tiles of four carry it (measured on
@@ -242,8 +246,7 @@ def diversity_gate(lab: np.ndarray, neutral: np.ndarray, link: np.ndarray, windo
     a = lab[..., 1] - neutral[0]
     b = lab[..., 2] - neutral[1]
     # nearest hue = largest cosine with the prototype directions (no angles needed)
-    unit = PROTOTYPES[:, :2] / np.linalg.norm(PROTOTYPES[:, :2], axis=1, keepdims=True)
-    cos = np.stack([a * np.float32(u[0]) + b * np.float32(u[1]) for u in unit], -1)
+    cos = np.stack([a * np.float32(u[0]) + b * np.float32(u[1]) for u in PROTOTYPE_HUES], -1)
     cls = cos.argmax(-1)
     on = link > 0.3
     k = max(5, int(window) | 1)

@@ -55,16 +55,16 @@ def explained(model: colours.ColourModel, start: colours.ColourModel, edges: np.
     """How well ``model`` explains the cells' edge samples ``edges`` (N, 6, 3) Lab.
 
     The log-likelihood of each cell's best tile under ``model``, plus how well the colours
-    the cells are then read as agree in hue with the link colours' prototypes, taken in
-    the photo's first model ``start`` (before learning: a learnt model fits any naming
-    of a cluster equally well; the prototypes say which name it bears).
+    of those tiles' edges agree in hue with the link colours' prototypes, taken in the
+    photo's first model ``start`` (before learning: a learnt model fits any naming of a
+    cluster equally well; the prototypes say which name it bears).
     """
-    logp = colours.log_probs(edges, model)
-    scores = identify.candidate_scores(logp)
-    likelihood = float(scores.reshape(len(scores), -1).max(1).sum())
-    labels = identify.edge_labels(identify.identify(logp))           # (N, 6)
+    scores = identify.candidate_scores(colours.log_probs(edges, model)).reshape(len(edges), -1)
+    best = scores.argmax(1)                                           # tile index * 6 + turn
+    likelihood = float(scores[np.arange(len(edges)), best].sum())
+    labels = identify.CANDIDATES.reshape(-1, 6)[best]                 # (N, 6) edge colours
     f = colours.features(edges, start)
-    unit = colours.PROTOTYPES[:, :2] / np.linalg.norm(colours.PROTOTYPES[:, :2], axis=1, keepdims=True)
+    unit = colours.PROTOTYPE_HUES
     chroma = np.hypot(f[..., 0], f[..., 1])
     cos = (f[..., 0] * unit[labels, 0] + f[..., 1] * unit[labels, 1]) / np.maximum(chroma, 1e-6)
     hue = colours.HUE_WEIGHT * (cos - 1.0)

@@ -791,8 +791,7 @@ def _held_by_neighbours(keep: list, bad: list, body: dict) -> tuple[list, list]:
     kept = {cell for cell, _rd, _px in keep}
     for item in bad:
         cell, rd, _px = item
-        if (fits(rd) and rd.fit >= HELD_FIT and rd.confidence >= HELD_CONFIDENCE
-                and body[cell] >= HELD_BODY
+        if (rd.fit >= HELD_FIT and rd.confidence >= HELD_CONFIDENCE and body[cell] >= HELD_BODY
                 and sum(n in kept for n in neighbours(cell)) >= HELD_BY):
             keep.append(item)
         else:
