@@ -610,6 +610,9 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             edges[i], cleared[i], shifts[i] = e2[better], c2[better], held[better]
             all_edges[i] = e2[better]
             unveiled[i] = True
+        moved = _reread_poor(full, lat_full, model, occ, shifts, strong, all_edges, learn,
+                             corners, cleared, unveiled)
+        edges = all_edges[:len(occ)]
         logp = colours.log_probs(all_edges, model)  # with the last model
         readings = identify.identify(logp, first=learn, last_if=UNFIT)
         loose_readings = readings[len(occ):]
@@ -622,6 +625,11 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         for i, (cell, rd) in enumerate(zip(occ, readings)):
             item = (tuple(int(v) for v in cell), rd, centres[i])
             readable = _readable(rd, body[i])
+            if moved[i]:
+                # (a clear cell read again where its neighbours put it: still doubt if it
+                # does not then read clearly)
+                (keep if readable and _clear(rd) else bad).append(item)
+                continue
             if not strong[i] or unveiled[i]:
                 # a faint cell beside the tiles (or one read cleared of glare) counts only if
                 # it reads as a tile clearly
@@ -662,6 +670,52 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             scene.loose.append(_loose_item(rd, hx.centre / ws))
     _dedupe_numbers(scene)
     return scene
+
+
+MOVED_SHARE = 0.25
+"""Poor clear cells are read again where their neighbours put them (:func:`_reread_poor`)
+only while they are at most this share of the well-read ones."""
+
+
+def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ: np.ndarray,
+                 shifts: np.ndarray, strong: np.ndarray, edges: np.ndarray, learn: np.ndarray,
+                 corners: np.ndarray, cleared: np.ndarray, unveiled: np.ndarray) -> np.ndarray:
+    """Clear cells that read poorly (:func:`fits`) where their own links put them, read
+    again where their clear neighbours put them, as sampled and cleared of glare; a way
+    that fits clearly better (:data:`CLEARLY_BETTER`) replaces the cell's samples, shift
+    and corners in place.  Returns which cells were moved so, (N,) bool: such a cell is
+    given only if it then reads clearly, and is unreadable otherwise.  A glare spot or a neighbour's link end can pull a cell's own shift off
+    (real-texture-8: fit 0.66, confidence 0.31 at its own shift; 0.98, 1.00 where its
+    neighbours put it)."""
+    moved = np.zeros(len(occ), bool)
+    if strong.sum() < 2:
+        return moved
+    # (poor as the reader will read it: each number given once, the clear cells first)
+    now = identify.identify(colours.log_probs(edges, model), first=learn, last_if=UNFIT)[:len(occ)]
+    good = strong & np.array([fits(r) for r in now], bool)
+    poor = np.nonzero(strong & ~unveiled & ~good)[0]
+    if len(poor) == 0 or len(poor) > MOVED_SHARE * good.sum():
+        # (most clear cells reading poorly: the lattice is off, not a cell)
+        return moved
+    # where the well-read neighbours put the cell (held by HELD of them at least)
+    well = {tuple(c) for c in occ[good].tolist()}
+    poor = np.array([i for i in poor if sum(n in well for n in neighbours(tuple(occ[i].tolist()))) >= HELD], int)
+    if len(poor) == 0:
+        return moved
+    fit = np.array([r.fit for r in identify.identify(colours.log_probs(edges[poor], model), unique=False)])
+    at = _neighbours_shift(occ[poor], occ[good], shifts[good])
+    body = sampling.body_colour(full, lat, occ[strong], shifts[strong])
+    for veil in (None, body):
+        e, c = sample_cells(full, lat, occ[poor], at, veil)
+        f = np.array([r.fit for r in identify.identify(colours.log_probs(e, model), unique=False)])
+        better = f > fit + CLEARLY_BETTER
+        i = poor[better]
+        edges[i], shifts[i], cleared[i] = e[better], at[better], c[better]
+        if veil is None:
+            corners[i] = c[better]
+        moved[i] = True
+        fit = np.where(better, f, fit)
+    return moved
 
 
 def _loose_samples(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: list[_LooseHex]
