@@ -677,6 +677,11 @@ MOVED_SHARE = 0.25
 only while they are at most this share of the well-read ones."""
 
 
+ASTRAY = 0.15
+"""A clear cell whose own shift lies this far (plane units, cell centre to corner = 1)
+from its neighbours' is read where they put it too (:func:`_reread_poor`)."""
+
+
 def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ: np.ndarray,
                  shifts: np.ndarray, strong: np.ndarray, edges: np.ndarray, learn: np.ndarray,
                  corners: np.ndarray, cleared: np.ndarray, unveiled: np.ndarray) -> np.ndarray:
@@ -697,6 +702,10 @@ def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ
     if len(poor) == 0 or len(poor) > MOVED_SHARE * good.sum():
         # (most clear cells reading poorly: the lattice is off, not a cell)
         return moved
+    # cells read well but far from where their neighbours put them are read there too
+    at_good = _neighbours_shift(occ[good], occ[good], shifts[good])
+    astray = np.nonzero(good)[0][np.hypot(*(shifts[good] - at_good).T) > ASTRAY]
+    poor = np.r_[poor, astray[~unveiled[astray]]]
     # where the well-read neighbours put the cell (held by HELD of them at least)
     well = {tuple(c) for c in occ[good].tolist()}
     poor = np.array([i for i in poor if sum(n in well for n in neighbours(tuple(occ[i].tolist()))) >= HELD], int)
