@@ -627,8 +627,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             readable = _readable(rd, body[i])
             if moved[i]:
                 # (a clear cell read again where its neighbours put it: still doubt if it
-                # does not then read clearly)
-                (keep if readable and _clear(rd) else bad).append(item)
+                # does not then read clearly, or only as its next-best number)
+                (keep if readable and _clear(rd) and not rd.pushed else bad).append(item)
                 continue
             if not strong[i] or unveiled[i]:
                 # a faint cell beside the tiles (or one read cleared of glare) counts only if
@@ -699,7 +699,7 @@ def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ
     now = identify.identify(colours.log_probs(edges, model), first=learn, last_if=UNFIT)[:len(occ)]
     good = strong & np.array([fits(r) for r in now], bool)
     poor = np.nonzero(strong & ~unveiled & ~good)[0]
-    if len(poor) == 0 or len(poor) > MOVED_SHARE * good.sum():
+    if len(poor) > MOVED_SHARE * good.sum():
         # (most clear cells reading poorly: the lattice is off, not a cell)
         return moved
     # cells read well but far from where their neighbours put them are read there too
