@@ -8,7 +8,7 @@ that ``r`` runs down the photo → Board with reader extras; off-lattice tiles �
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any
 
 import cv2
 import numpy as np
@@ -649,7 +649,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         extra = np.concatenate([extra, more])
     scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
     keep = _on_tiles_if_scattered(keep, mask, lat, scene.shifts)
-    keep, isolated = _split_isolated(keep, len(hexes), bad, _something_on(work, mask, lat, scene.shifts))
+    keep, isolated = _split_isolated(keep, len(hexes), bad)
     if cloth and not keep:
         # a lattice over a patterned cloth that reads no two touching tiles found the
         # cloth, not a Tantrix: its cells read alone are dots of the print
@@ -767,22 +767,6 @@ def _neighbours_shift(cells: np.ndarray, known: np.ndarray, shifts: np.ndarray) 
         if near:
             out[i] = np.mean(near, axis=0)
     return out
-
-
-def _something_on(work: np.ndarray, mask: np.ndarray, lat: Lattice, shifts: dict
-                  ) -> Callable[[list], np.ndarray]:
-    """A test of cells (list of (q, r)) → (N,) bool: does their middle show something other
-    than the bare table (a tile, a hand; :func:`table.bare_table`)?  Each cell is placed
-    where its neighbours among the cells read (``shifts``) put it."""
-    known = np.array(list(shifts), int).reshape(-1, 2)
-    known_shifts = np.array([shifts[tuple(c)] for c in known.tolist()]).reshape(-1, 2)
-    size = _median_size(lat, known)
-
-    def test(cells: list) -> np.ndarray:
-        c = np.array(cells, int).reshape(-1, 2)
-        at = c.astype(np.float64) @ BASIS.T + _neighbours_shift(c, known, known_shifts)
-        return ~table.bare_table(work, mask, lat.to_image(at), size)
-    return test
 
 
 def _on_tiles_if_scattered(items: list, mask: np.ndarray, lat: Lattice, shifts: dict) -> list:
@@ -964,13 +948,7 @@ FAR_GROUP = 3
 of touching tiles is reported loose (see :func:`_split_isolated`)."""
 
 
-HIDDEN_GAP = 1
-"""Most cells of a gap between a lone tile and the Tantrix that a hand or an object may
-hide (see :func:`_split_isolated`)."""
-
-
-def _split_isolated(items: list, others: int = 0, bad: list | tuple = (),
-                    hidden: Callable[[list], np.ndarray] | None = None) -> tuple[list, list]:
+def _split_isolated(items: list, others: int = 0, bad: list | tuple = ()) -> tuple[list, list]:
     """Tiles of the Tantrix vs tiles lying away from it (reported as loose).
 
     A tile touching no other tile while the Tantrix has at least two is taken to be a
@@ -985,12 +963,6 @@ def _split_isolated(items: list, others: int = 0, bad: list | tuple = (),
     A group of touching tiles at least :data:`FAR_GROUP` cells from the Tantrix is loose
     too: a missed tile leaves a gap of one cell, not two.  ``bad`` (the unreadable cells)
     bridge gaps: a hand over the board may hide a whole row of it.
-
-    ``hidden`` (cells → bool (N,): does something other than the bare table lie in each
-    cell's middle?) keeps a tile or group that reads clearly (:func:`_clear`) on the
-    board when a gap of up to :data:`HIDDEN_GAP` cells between it and the Tantrix is all
-    hidden: fingers over the tiles between (real-texture-58, 96).  A loose tile beside the
-    board has table between; a poor reading beyond a hand may be a covered tile's.
     """
     if not items:
         return items, []
@@ -1005,42 +977,10 @@ def _split_isolated(items: list, others: int = 0, bad: list | tuple = (),
                  if anchor in g)
     alone = set()
     for g in groups[1:]:
-        rest = board - g
-        gap = min(distance(a, b) for a in g for b in rest)
-        if len(g) > 1 and (g <= board or gap < FAR_GROUP):
-            continue
-        clear = all(_clear(rd) for c, rd, _px in items if c in g)
-        if hidden is not None and clear and 1 < gap <= HIDDEN_GAP + 1 and _bridged(g, rest, gap, hidden):
-            continue
-        alone |= g
+        if len(g) == 1 or (not g <= board and
+                           min(distance(a, b) for a in g for b in board) >= FAR_GROUP):
+            alone |= g
     return [it for it in items if it[0] not in alone], [it for it in items if it[0] in alone]
-
-
-def _bridged(group: set, board: set, gap: int, hidden: Callable[[list], np.ndarray]) -> bool:
-    """Is there a shortest way from ``group`` to ``board`` (``gap`` cells apart) over
-    cells that all show something other than the table (``hidden``)?"""
-    between = {c for g in group for c in _within(g, gap - 1)
-               if c not in group and c not in board
-               and min(distance(c, g) for g in group) + min(distance(c, b) for b in board) == gap}
-    if not between:
-        return False
-    cells = sorted(between)
-    covered = {c for c, h in zip(cells, hidden(cells)) if h}
-    reached = {c for c in covered if any(n in group for n in neighbours(c))}
-    todo = list(reached)
-    while todo:
-        for n in neighbours(todo.pop()):
-            if n in covered and n not in reached:
-                reached.add(n)
-                todo.append(n)
-    return any(n in board for c in reached for n in neighbours(c))
-
-
-def _within(cell: tuple[int, int], radius: int) -> list[tuple[int, int]]:
-    """Cells at most ``radius`` steps from ``cell``."""
-    q, r = cell
-    return [(q + dq, r + dr) for dq in range(-radius, radius + 1)
-            for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1)]
 
 
 def _loose_item(rd: identify.Reading, px: np.ndarray) -> dict[str, Any]:
