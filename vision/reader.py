@@ -685,13 +685,20 @@ from its neighbours' is read where they put it too (:func:`_reread_poor`)."""
 def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ: np.ndarray,
                  shifts: np.ndarray, strong: np.ndarray, edges: np.ndarray, learn: np.ndarray,
                  corners: np.ndarray, cleared: np.ndarray, unveiled: np.ndarray) -> np.ndarray:
-    """Clear cells that read poorly (:func:`fits`) where their own links put them, read
-    again where their clear neighbours put them, as sampled and cleared of glare; a way
-    that fits clearly better (:data:`CLEARLY_BETTER`) replaces the cell's samples, shift
-    and corners in place.  Returns which cells were moved so, (N,) bool: such a cell is
-    given only if it then reads clearly, and is unreadable otherwise.  A glare spot or a neighbour's link end can pull a cell's own shift off
+    """Read clear cells again where their well-read neighbours put them (at least
+    :data:`HELD` of them), as sampled and cleared of glare: cells that read poorly
+    (:func:`fits`) where their own links put them, and cells whose own shift strays
+    :data:`ASTRAY` or more from the neighbours'.  A way that fits clearly better
+    (:data:`CLEARLY_BETTER`) replaces the cell's samples (``edges``: the first N rows),
+    shift and corners in place.  Returns which cells were moved so, (N,) bool: such a
+    cell is given only if it then reads clearly and not as its next-best number, and is
+    unreadable otherwise.
+
+    A glare spot or a neighbour's link end can pull a cell's own shift off
     (real-texture-8: fit 0.66, confidence 0.31 at its own shift; 0.98, 1.00 where its
-    neighbours put it)."""
+    neighbours put it).  Nothing moves while poor cells outnumber :data:`MOVED_SHARE` of
+    the good ones: the lattice itself is off then (hard-171).
+    """
     moved = np.zeros(len(occ), bool)
     if strong.sum() < 2:
         return moved
@@ -708,7 +715,8 @@ def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ
     poor = np.r_[poor, astray[~unveiled[astray]]]
     # where the well-read neighbours put the cell (held by HELD of them at least)
     well = {tuple(c) for c in occ[good].tolist()}
-    poor = np.array([i for i in poor if sum(n in well for n in neighbours(tuple(occ[i].tolist()))) >= HELD], int)
+    poor = np.array([i for i in poor
+                     if sum(n in well for n in neighbours(tuple(occ[i].tolist()))) >= HELD], int)
     if len(poor) == 0:
         return moved
     fit = np.array([r.fit for r in identify.identify(colours.log_probs(edges[poor], model), unique=False)])
