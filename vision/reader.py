@@ -610,11 +610,14 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             edges[i], cleared[i], shifts[i] = e2[better], c2[better], held[better]
             all_edges[i] = e2[better]
             unveiled[i] = True
-        moved = _reread_poor(full, lat_full, model, occ, shifts, strong, all_edges, learn,
-                             corners, cleared, unveiled)
-        edges = all_edges[:len(occ)]
         logp = colours.log_probs(all_edges, model)  # with the last model
         readings = identify.identify(logp, first=learn, last_if=UNFIT)
+        moved = _reread_poor(full, lat_full, model, occ, shifts, strong, readings, logp,
+                             all_edges, corners, cleared, unveiled)
+        if moved.any():
+            edges = all_edges[:len(occ)]
+            logp = colours.log_probs(all_edges, model)
+            readings = identify.identify(logp, first=learn, last_if=UNFIT)
         loose_readings = readings[len(occ):]
         readings = readings[:len(occ)]
         keep, bad = [], []
@@ -683,14 +686,16 @@ from its neighbours' is read where they put it too (:func:`_reread_poor`)."""
 
 
 def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ: np.ndarray,
-                 shifts: np.ndarray, strong: np.ndarray, edges: np.ndarray, learn: np.ndarray,
-                 corners: np.ndarray, cleared: np.ndarray, unveiled: np.ndarray) -> np.ndarray:
+                 shifts: np.ndarray, strong: np.ndarray, readings: list, logp: np.ndarray,
+                 edges: np.ndarray, corners: np.ndarray, cleared: np.ndarray,
+                 unveiled: np.ndarray) -> np.ndarray:
     """Read clear cells again where their well-read neighbours put them (at least
     :data:`HELD` of them), as sampled and cleared of glare: cells that read poorly
-    (:func:`fits`) where their own links put them, and cells whose own shift strays
-    :data:`ASTRAY` or more from the neighbours'.  A way that fits clearly better
-    (:data:`CLEARLY_BETTER`) replaces the cell's samples (``edges``: the first N rows),
-    shift and corners in place.  Returns which cells were moved so, (N,) bool: such a
+    (:func:`fits`, as the reader read them: ``readings`` of the log-probabilities
+    ``logp``, both of ``edges`` whose first N rows are the cells') where their own links
+    put them, and cells whose own shift strays :data:`ASTRAY` or more from the
+    neighbours'.  A way that fits clearly better (:data:`CLEARLY_BETTER`) replaces the
+    cell's samples, shift and corners in place.  Returns which cells were moved so, (N,) bool: such a
     cell is given only if it then reads clearly and not as its next-best number, and is
     unreadable otherwise.
 
@@ -700,11 +705,7 @@ def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ
     the good ones: the lattice itself is off then (hard-171).
     """
     moved = np.zeros(len(occ), bool)
-    if strong.sum() < 2:
-        return moved
-    # (poor as the reader will read it: each number given once, the clear cells first)
-    now = identify.identify(colours.log_probs(edges, model), first=learn, last_if=UNFIT)[:len(occ)]
-    good = strong & np.array([fits(r) for r in now], bool)
+    good = strong & np.array([fits(r) for r in readings[:len(occ)]], bool)
     poor = np.nonzero(strong & ~unveiled & ~good)[0]
     if len(poor) > MOVED_SHARE * good.sum():
         # (most clear cells reading poorly: the lattice is off, not a cell)
@@ -719,7 +720,7 @@ def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ
                      if sum(n in well for n in neighbours(tuple(occ[i].tolist()))) >= HELD], int)
     if len(poor) == 0:
         return moved
-    fit = np.array([r.fit for r in identify.identify(colours.log_probs(edges[poor], model), unique=False)])
+    fit = np.array([r.fit for r in identify.identify(logp[poor], unique=False)])
     at = _neighbours_shift(occ[poor], occ[good], shifts[good])
     body = sampling.body_colour(full, lat, occ[strong], shifts[strong])
     for veil in (None, body):
