@@ -16,7 +16,7 @@ import numpy as np
 from referee.board import Board
 from referee.hexgrid import components, distance, neighbours
 
-from . import (bodies, colours, haze, identify, lattice, missing_colour, region, sampling, search,
+from . import (bodies, colours, cover, haze, identify, lattice, missing_colour, region, sampling, search,
                second_look, table)
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
@@ -46,9 +46,6 @@ tile mask covers this much, or half as much for a clean reading (see
 
 BODY_CORNERS = 0.8
 """A tile needs this share of grey corners (5 of 6) to be read; fewer: something covers it."""
-
-BODY_CHROMA = 10.0
-"""Chroma (Lab, against the photo's neutral point) below which a corner sample is body."""
 
 BIG_WORK_SIDE = 1200
 """Longest side of the working image for photos larger than 2000 px."""
@@ -622,8 +619,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         readings = readings[:len(occ)]
         keep, bad = [], []
         centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts) / ws
-        body = _body_corners(np.concatenate([corners, loose_corners]), model,
-                             np.concatenate([cleared, loose_corners]))
+        body = cover.body_corners(np.concatenate([corners, loose_corners]), model,
+                                  np.concatenate([cleared, loose_corners])).mean(-1)
         loose_body, body = body[len(occ):], body[:len(occ)]
         for i, (cell, rd) in enumerate(zip(occ, readings)):
             item = (tuple(int(v) for v in cell), rd, centres[i])
@@ -642,6 +639,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                 continue
             (keep if readable else bad).append(item)
         keep, bad = _held_by_neighbours(keep, bad, {tuple(int(v) for v in c): b for c, b in zip(occ, body)})
+        keep, bad = _read_through_cover(keep, bad, occ, logp[:len(occ)])
         # a glare patch over several tiles is read from its edge inwards: a cell read
         # clearly only once cleared of the veil holds its neighbours as a clear cell does
         known = np.concatenate([occ0[strong0], occ[won]])
@@ -871,29 +869,27 @@ def _held_by_neighbours(keep: list, bad: list, body: dict) -> tuple[list, list]:
     return keep, still
 
 
+def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
+                        ) -> tuple[list, list]:
+    """Cells of ``bad`` beside a tile read that a hand or an object covers in part, read
+    from the edges that still show (:func:`cover.read_shown`) when those leave one tile.
+    ``logp`` (N, 6, 5) are the edge log-probabilities of the cells of ``occ``.
+    Returns (keep, bad)."""
+    kept = {cell for cell, _rd, _px in keep}
+    row = {tuple(int(v) for v in c): i for i, c in enumerate(occ)}
+    near = [it for it in bad if any(n in kept for n in neighbours(it[0]))]
+    if not near:
+        return keep, bad
+    rows = np.array([row[it[0]] for it in near])
+    shown = cover.read_shown(logp[rows], cover.hidden_edges(logp[rows]),
+                             {rd.tile for _c, rd, _px in keep})
+    read = {it[0]: (it[0], rd, it[2]) for it, rd in zip(near, shown) if rd is not None}
+    return keep + list(read.values()), [it for it in bad if it[0] not in read]
+
+
 def _clear(rd: identify.Reading) -> bool:
     """A reading that stands on its own (a faint cell, a lone tile)."""
     return rd.fit >= CLEAR_READ_FIT and rd.confidence >= CLEAR_READ_CONFIDENCE
-
-
-def _body_corners(corners: np.ndarray, model: colours.ColourModel,
-                  cleared: np.ndarray | None = None) -> np.ndarray:
-    """Share of each cell's six corner samples that look like the grey tile body, (N,).
-
-    Every Tantrix corner is body; a hand or an object over the tile shows its own colour
-    there, so a tile with coloured corners is reported unreadable instead of guessed.
-    ``cleared``: the same corners cleared of glare (``sampling.unveil``), where glare may
-    tint them; a cell counts the better of the two.
-    """
-    f = colours.features(corners, model)
-    chroma = np.hypot(f[..., 0], f[..., 1])
-    # most corners in a photo are body: their median chroma is the body's under this light
-    limit = max(BODY_CHROMA, 2.5 * float(median(chroma))) if chroma.size else BODY_CHROMA
-    share = (chroma < limit).mean(-1)
-    if cleared is not None:
-        fc = colours.features(cleared, model)
-        share = np.maximum(share, (np.hypot(fc[..., 0], fc[..., 1]) < limit).mean(-1))
-    return share
 
 
 @dataclass

@@ -1,0 +1,99 @@
+"""Tiles partly under a hand or an object: which corners and edges it hides, and reading a
+tile from the edges that still show.
+
+A Tantrix tile carries each of its three colours on two edges, so the five edges left
+when a finger hides one always name the sixth, and the tile.  A covered tile is given
+only when the edges that show leave one tile it can be; otherwise it stays unreadable, as
+the referee wants rather than a guess.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import colours, identify
+from .identify import NUMBERS, Reading
+from .order_stats import median
+
+BODY_CHROMA = 10.0
+"""Chroma (Lab, against the photo's neutral point) below which a corner sample is body."""
+
+SHOWN = 0.8
+"""An edge shows its link when one colour explains its sample at least this well; a
+weaker edge may be a finger's skin or an object's rim and says nothing of the tile."""
+
+MOST_HIDDEN = 1
+"""A covered tile is read from what shows only when at most this many edges are hidden:
+with one hidden, the five that show always name the tile (each of its three colours is
+on two edges).  (With two, hard and real-texture 0-119 gave 2 more tiles and one tile
+where there was none.)"""
+
+SURE_OF_COVERED = 0.95
+"""... and the one tile its shown edges leave (among the numbers free) has at least this
+posterior."""
+
+
+def body_corners(corners: np.ndarray, model: colours.ColourModel,
+                 cleared: np.ndarray | None = None) -> np.ndarray:
+    """Which corner samples look like the grey tile body, (N, 6) bool.
+
+    Every Tantrix corner is body; a hand or an object over the tile shows its own colour
+    there.  ``corners``: (N, 6, 3) Lab samples; ``cleared``: the same corners cleared of
+    glare (``sampling.unveil``), where glare may tint them; a corner counts if either is
+    body.
+    """
+    f = colours.features(corners, model)
+    chroma = np.hypot(f[..., 0], f[..., 1])
+    # most corners in a photo are body: their median chroma is the body's under this light
+    limit = max(BODY_CHROMA, 2.5 * float(median(chroma))) if chroma.size else BODY_CHROMA
+    body = chroma < limit
+    if cleared is not None:
+        fc = colours.features(cleared, model)
+        body |= np.hypot(fc[..., 0], fc[..., 1]) < limit
+    return body
+
+
+def hidden_edges(logp: np.ndarray) -> np.ndarray:
+    """Edges that may be hidden, (N, 6) bool: no colour explains the sample well
+    (:data:`SHOWN`).  ``logp``: (N, 6, 5) edge log-probabilities.
+
+    (Also counting an edge hidden when a corner at either end of it is not body was
+    tried: it hid edges that showed their links, and fewer covered tiles were read.)"""
+    return np.exp(logp[..., :4]).max(-1) < SHOWN
+
+
+def read_shown(logp: np.ndarray, hidden: np.ndarray, taken: set[int]) -> list[Reading | None]:
+    """Read cells from their shown edges only.
+
+    ``logp``: (N, 6, 5); ``hidden``: (N, 6) bool; ``taken``: tile numbers other cells hold.
+    A cell gets a :class:`Reading` (``fit``: the mean probability of its shown edges) when
+    no more than :data:`MOST_HIDDEN` edges are hidden, every shown edge shows its link, and
+    one tile among the free numbers explains them with :data:`SURE_OF_COVERED`; else
+    ``None``.  Cells are given numbers most confident first, each number once.
+    """
+    n = len(logp)
+    if n == 0:
+        return []
+    # a hidden edge says nothing: every colour explains it alike
+    shown_logp = np.where(hidden[..., None], 0.0, logp)
+    sc = identify.candidate_scores(shown_logp)                        # (N, 56, 6)
+    free = np.array([int(t) not in taken for t in NUMBERS])
+    sc = np.where(free[None, :, None], sc, -np.inf)
+    flat = sc.reshape(n, -1)
+    lse = identify.log_sum_exp(flat)
+    best = flat.argmax(1)
+    conf = np.exp(flat[np.arange(n), best] - lse)
+    ok = (hidden.sum(1) <= MOST_HIDDEN) & (conf >= SURE_OF_COVERED) & np.isfinite(lse)
+    out: list[Reading | None] = [None] * n
+    given = set(taken)
+    for i in np.argsort(-conf):
+        if not ok[i]:
+            continue
+        t, k = divmod(int(best[i]), 6)
+        tile = int(NUMBERS[t])
+        edges = identify.CANDIDATES[t, k]
+        p = np.exp(logp[i, np.arange(6), edges])[~hidden[i]]
+        if tile in given or p.min() < SHOWN:
+            continue
+        given.add(tile)
+        out[i] = Reading(tile, k, float(conf[i]), float(p.mean()))
+    return out
