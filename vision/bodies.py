@@ -204,6 +204,37 @@ def single_hexagons(mask: np.ndarray, min_size: float = 6.0, max_blobs: int = 24
     return out
 
 
+def tile_spots(mask: np.ndarray, size: float, max_tiles: float = 12.0) -> list[np.ndarray]:
+    """Centres (x, y) of tile-sized places in blobs of ``mask`` that are not one hexagon:
+    a loose tile touching a face-down tile, a cloth's print or its own shadow.
+
+    ``size``: the cells' centre-to-corner size (px).  Blobs of 0.6 to ``max_tiles``
+    tiles' area are looked at (a dark table's mask is one huge blob: nothing there); a
+    spot is a peak of the distance to the blob's rim nearly as deep as a tile's inner
+    radius, at least 1.4 sizes from a deeper one.
+    """
+    labels, stats, _fits = _blob_fits(mask)
+    tile_area = 2.598 * size * size
+    inner = 0.866 * size
+    area = stats[:, cv2.CC_STAT_AREA]
+    out = []
+    for i in np.nonzero((area >= 0.6 * tile_area) & (area <= max_tiles * tile_area))[0]:
+        if i == 0:
+            continue
+        x, y, w, h = stats[i, :4]
+        roi = np.pad((labels[y:y + h, x:x + w] == i).astype(np.uint8), 1)
+        dist = cv2.distanceTransform(roi, cv2.DIST_L2, 5)
+        peak = (dist >= 0.6 * inner) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
+        ys, xs = np.nonzero(peak)
+        taken: list[np.ndarray] = []
+        for k in np.argsort(-dist[ys, xs]):
+            c = np.array([xs[k] - 1 + x, ys[k] - 1 + y], np.float64)
+            if all(np.hypot(*(c - t)) >= 1.4 * size for t in taken):
+                taken.append(c)
+        out += taken
+    return out
+
+
 def blobs(mask: np.ndarray, min_area: float) -> list[tuple[np.ndarray, float, np.ndarray]]:
     """Connected blobs of ``mask`` larger than ``min_area``: (centroid, area, contour)."""
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)

@@ -38,6 +38,12 @@ LOOSE_SIZE = (0.7, 1.35)
 """A single-tile blob off the lattice is a loose tile if its size is within this range of
 the cells' (two touching tiles fitted as one hexagon come out about 1.5 times a cell)."""
 
+CLEAN_LOOSE = (1.6, 0.9)
+"""... or up to the first times a cell when the blob is this clean a hexagon (IoU): two
+touching tiles are no clean hexagon, but a tile nearer the camera than the board, or
+blurred with its shadow, is bigger (hard 0-119: eight loose tiles 1.37 to 1.49 times a
+cell, IoU 0.79 to 0.95).  Its hexagon is then the lattice's cell (:func:`_loose_hexagon`)."""
+
 SCATTERED_GROUPS = 3
 TILE_COVER = 0.7
 """A read in this many groups, none of three cells, keeps only cells whose hexagon the
@@ -669,7 +675,9 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     scene.loose = [_loose_item(rd, px) for _c, rd, px in isolated if not rd.pushed]
     for hx, rd, b in zip(hexes, loose_readings, loose_body):
         # (a round coloured dot on a cloth fits a hexagon too: a tile has a grey body)
-        if _readable(rd, b) and not rd.pushed:
+        # (a tile-sized place in a blob has less to show it is a tile than a hexagon
+        # blob: it must read as clearly as a lone tile)
+        if _readable(rd, b) and not rd.pushed and (not hx.spot or _clear(rd)):
             scene.loose.append(_loose_item(rd, hx.centre / ws))
     _dedupe_numbers(scene)
     return scene
@@ -899,6 +907,7 @@ class _LooseHex:
     H: np.ndarray        # plane → working image, cell (0, 0) is the tile
     shift: np.ndarray
     centre: np.ndarray   # working-image pixel
+    spot: bool = False   # found as a tile-sized place in a blob, not as a hexagon blob
 
 
 def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: np.ndarray,
@@ -919,7 +928,8 @@ def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ:
     main = groups[0] if groups and len(groups[0]) >= 3 else set()
     out = []
     for hx in bodies.single_hexagons(mask, min_size=max(4.0, 0.6 * size)):
-        if not LOOSE_SIZE[0] * size < hx.size < LOOSE_SIZE[1] * size:
+        top = CLEAN_LOOSE[0] if hx.iou >= CLEAN_LOOSE[1] else LOOSE_SIZE[1]
+        if not LOOSE_SIZE[0] * size < hx.size < top * size:
             continue
         d = np.linalg.norm(centres - hx.centre, axis=1)
         i = int(np.argmin(d))
@@ -934,6 +944,15 @@ def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ:
         H = _loose_hexagon(link, lat, hx)
         one, _ = _choose_frame(Lattice(H), np.zeros((1, 2)))
         out.append(_LooseHex(one.H, np.zeros(2), hx.centre))
+    # tiles whose blob is no clean hexagon (touching a face-down tile, a cloth's print):
+    # tile-sized places in such blobs, away from the lattice's tiles and the loose ones
+    for c in bodies.tile_spots(mask, size):
+        if (np.linalg.norm(centres - c, axis=1).min() < 1.2 * size
+                or any(np.linalg.norm(h.centre - c) < size for h in out)):
+            continue
+        H = _loose_hexagon(link, lat, bodies.Hexagon(c, size * np.eye(2), 0.0))
+        one, _ = _choose_frame(Lattice(H), np.zeros((1, 2)))
+        out.append(_LooseHex(one.H, np.zeros(2), c, spot=True))
     return out, keep
 
 
