@@ -16,8 +16,8 @@ import numpy as np
 from referee.board import Board
 from referee.hexgrid import components, distance, neighbours
 
-from . import (bodies, colours, cover, haze, identify, lattice, missing_colour, region, sampling, search,
-               second_look, table)
+from . import (bodies, colours, cover, haze, identify, lattice, missing_colour, region, sampling,
+               search, second_look, table)
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
 from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice
