@@ -33,18 +33,22 @@ posterior."""
 
 
 def body_corners(corners: np.ndarray, model: colours.ColourModel,
-                 cleared: np.ndarray | None = None) -> np.ndarray:
+                 cleared: np.ndarray | None = None, typical: int | None = None) -> np.ndarray:
     """Which corner samples look like the grey tile body, (N, 6) bool.
 
     Every Tantrix corner is body; a hand or an object over the tile shows its own colour
     there.  ``corners``: (N, 6, 3) Lab samples; ``cleared``: the same corners cleared of
     glare (``sampling.unveil``), where glare may tint them; a corner counts if either is
-    body.
+    body.  ``typical``: how many of the first cells are the board's, whose corners give
+    the body's chroma (default all).
     """
     f = colours.features(corners, model)
     chroma = np.hypot(f[..., 0], f[..., 1])
-    # most corners in a photo are body: their median chroma is the body's under this light
-    limit = max(BODY_CHROMA, 2.5 * float(median(chroma))) if chroma.size else BODY_CHROMA
+    # most corners on a board are body: their median chroma is the body's under this
+    # light (not the blobs' off the board: on a dark table most of them are table, and
+    # warm-tinted bodies then looked coloured: easy-40)
+    ref = chroma[:typical] if typical else chroma
+    limit = max(BODY_CHROMA, 2.5 * float(median(ref))) if ref.size else BODY_CHROMA
     body = chroma < limit
     if cleared is not None:
         fc = colours.features(cleared, model)

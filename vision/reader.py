@@ -628,7 +628,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         keep, bad = [], []
         centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts) / ws
         body = cover.body_corners(np.concatenate([corners, loose_corners]), model,
-                                  np.concatenate([cleared, loose_corners])).mean(-1)
+                                  np.concatenate([cleared, loose_corners]), len(occ)).mean(-1)
         loose_body, body = body[len(occ):], body[:len(occ)]
         for i, (cell, rd) in enumerate(zip(occ, readings)):
             item = (tuple(int(v) for v in cell), rd, centres[i])
