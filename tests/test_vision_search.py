@@ -158,7 +158,7 @@ def test_support_map_is_the_window_share_of_link_colour():
 def test_likely_takes_the_first_ring_as_the_second_ring_too():
     """A line or ring of a dozen tiles can show its √3 ring strongest: the lattice of
     that ring's hexagons turned by 30° and √3 smaller is among the likely few."""
-    M = 30.0 * search._turn(12.0)
+    M = 30.0 * search.turn(12.0)
     maps = search.likely([M], [])
     sizes = [np.sqrt(abs(np.linalg.det(m))) for m, _off in maps]
     assert np.isclose(sizes[0], 30.0) and np.isclose(sizes[-1], 30.0 / 3 ** 0.5)

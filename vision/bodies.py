@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from . import colours
-from .lattice import CORNERS
+from .lattice import CORNERS, SQ3
 
 
 @dataclass
@@ -214,8 +214,8 @@ def tile_spots(mask: np.ndarray, size: float, max_tiles: float = 12.0) -> list[n
     radius, at least 1.4 sizes from a deeper one.
     """
     labels, stats, _fits = _blob_fits(mask)
-    tile_area = 2.598 * size * size
-    inner = 0.866 * size
+    tile_area = 1.5 * SQ3 * size * size          # a hexagon's area
+    inner = SQ3 / 2 * size                        # ... and inner radius
     area = stats[:, cv2.CC_STAT_AREA]
     out = []
     for i in np.nonzero((area >= 0.6 * tile_area) & (area <= max_tiles * tile_area))[0]:

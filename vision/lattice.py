@@ -299,13 +299,17 @@ def autocorr_bases(link: np.ndarray, max_candidates: int = 3) -> list[np.ndarray
     return out
 
 
-def affine_from_basis(base: np.ndarray, offset: np.ndarray) -> np.ndarray:
-    """3x3 H (affine) mapping plane → image with plane neighbour vectors onto ``base``."""
-    M = base @ np.linalg.inv(BASIS)
+def affine(M: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """3x3 H of the affine map ``p -> M p + offset`` (2x2 ``M``, offset (2,))."""
     H = np.eye(3)
     H[:2, :2] = M
     H[:2, 2] = offset
     return H
+
+
+def affine_from_basis(base: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """3x3 H (affine) mapping plane → image with plane neighbour vectors onto ``base``."""
+    return affine(base @ np.linalg.inv(BASIS), offset)
 
 
 # -- 2. phase by folding ------------------------------------------------------------
@@ -437,6 +441,14 @@ def hexagon_shifts(link: np.ndarray, Hs: np.ndarray) -> np.ndarray:
     sc = _contrast_at(link, Hs, np.zeros((len(Hs), 2)), _SEARCH)
     best = _SEARCH[sc.argmax(1)]
     return best + _FINE[_contrast_at(link, Hs, best, _FINE).argmax(1)]
+
+
+def hexagon_contrast(link: np.ndarray, Hs: np.ndarray) -> np.ndarray:
+    """Best :func:`cell_contrast` over the search's shifts of cell (0, 0) of each of N
+    one-cell lattices ``Hs`` (N, 3, 3), (N,)."""
+    if len(Hs) == 0:
+        return np.zeros(0)
+    return _contrast_at(link, Hs, np.zeros((len(Hs), 2)), _SEARCH).max(1)
 
 
 def cell_contrast(link: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray | None = None

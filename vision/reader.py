@@ -941,7 +941,7 @@ def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ:
             if tuple(int(v) for v in occ[i]) in main:
                 continue  # part of the Tantrix
             keep[d < 1.2 * size] = False
-        H = _loose_hexagon(link, lat, hx)
+        H = _loose_hexagon(link, lat, hx.centre, hx.M)
         one, _ = _choose_frame(Lattice(H), np.zeros((1, 2)))
         out.append(_LooseHex(one.H, np.zeros(2), hx.centre))
     # tiles whose blob is no clean hexagon (touching a face-down tile, a cloth's print):
@@ -950,7 +950,7 @@ def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ:
         if (np.linalg.norm(centres - c, axis=1).min() < 1.2 * size
                 or any(np.linalg.norm(h.centre - c) < size for h in out)):
             continue
-        H = _loose_hexagon(link, lat, bodies.Hexagon(c, size * np.eye(2), 0.0))
+        H = _loose_hexagon(link, lat, c)
         one, _ = _choose_frame(Lattice(H), np.zeros((1, 2)))
         out.append(_LooseHex(one.H, np.zeros(2), c, spot=True))
     return out, keep
@@ -960,24 +960,22 @@ LOOSE_TURNS = np.arange(0.0, 60.0, 3.0)
 """Turns (degrees) at which a loose tile's hexagon is tried in the lattice's own shape."""
 
 
-def _loose_hexagon(link: np.ndarray, lat: Lattice, hx: bodies.Hexagon) -> np.ndarray:
-    """The 3x3 map (unit plane hexagon → working image) of a loose tile found as blob ``hx``.
+def _loose_hexagon(link: np.ndarray, lat: Lattice, centre: np.ndarray,
+                   own: np.ndarray | None = None) -> np.ndarray:
+    """The 3x3 map (unit plane hexagon → working image) of a loose tile at ``centre``
+    (working px).
 
     A loose tile lies on the table's plane, so it has the lattice's cells' size and
-    perspective there, turned its own way: of the blob's own hexagon (which a blurred
-    tile's shadow or thick side makes too big) and the lattice's cell there at each of
-    :data:`LOOSE_TURNS`, the one whose midpoints show links and corners none, settled
-    on the links, is taken."""
-    P = lat.to_plane(hx.centre[None])[0]
-    Hs = [np.block([[hx.M, hx.centre[:, None]], [np.zeros((1, 2)), np.ones((1, 1))]])]
-    for a in np.deg2rad(LOOSE_TURNS):
-        A = np.eye(3)
-        A[:2, :2] = [[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]
-        A[:2, 2] = P
-        Hs.append(lat.H @ A)
+    perspective there, turned its own way: of the lattice's cell there at each of
+    :data:`LOOSE_TURNS` and the hexagon fitted to the tile's blob, ``own`` (2x2; a
+    blurred tile's shadow or thick side makes it too big), the one whose midpoints show
+    links and corners none, settled on the links, is taken."""
+    P = lat.to_plane(centre[None])[0]
+    Hs = [lat.H @ lattice.affine(search.turn(a), P) for a in LOOSE_TURNS]
+    if own is not None:
+        Hs.append(lattice.affine(own, centre))
     Hs = np.array(Hs)
-    con = lattice._contrast_at(link, Hs, np.zeros((len(Hs), 2)), lattice._SEARCH).max(1)
-    return Hs[int(np.argmax(con))]
+    return Hs[int(np.argmax(lattice.hexagon_contrast(link, Hs)))]
 
 
 def _plausible_unreadable(bad: list, good: list) -> list:

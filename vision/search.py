@@ -92,7 +92,8 @@ MAX_JUDGED_CELLS = 60
 """Cells read to judge one lattice (the clearest ones): enough to tell, and fast."""
 
 
-def _turn(deg: float) -> np.ndarray:
+def turn(deg: float) -> np.ndarray:
+    """2x2 rotation by ``deg`` degrees (counter-clockwise in the plane)."""
     a = np.deg2rad(deg)
     return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
 
@@ -114,18 +115,18 @@ def hypotheses(link: np.ndarray, hexes: list[bodies.Hexagon], pitch_px: float | 
     :func:`ring_maps` of ``link`` when already known.
     """
     out: list[tuple[np.ndarray, np.ndarray | None]] = []
-    r30 = _turn(30.0) / SQ3
+    r30 = turn(30.0) / SQ3
     for M in ring_maps(link) if rings is None else rings:
         out += [(M * s, None) for s in (0.25, 1 / 3, 0.5, 1.0, 2.0)]
         out += [(M @ r30 * s, None) for s in (1 / 3, 0.5, 1.0)]
     for hx in hexes[:3]:
         out.append((hx.M, hx.centre))  # the lattice of that very tile
-        out += [(hx.M @ _turn(a), None) for a in range(5, 60, 5)]
+        out += [(hx.M @ turn(a), None) for a in range(5, 60, 5)]
     if pitch_px:
         # a fixed camera's profile knows the cells' size: nothing else is worth trying
         out = _near_pitch(out, pitch_px)
         size = pitch_px / SQ3
-        out += [(size * _turn(a), None) for a in range(0, 60, 3)]
+        out += [(size * turn(a), None) for a in range(0, 60, 3)]
     return out
 
 
@@ -138,7 +139,7 @@ def likely(rings: list[np.ndarray], hexes: list[bodies.Hexagon], pitch_px: float
     what a board of a dozen tiles in a ring or a line often shows strongest)."""
     out: list[tuple[np.ndarray, np.ndarray | None]] = [(M, None) for M in rings[:2]]
     out += [(hx.M, hx.centre) for hx in hexes[:1]]
-    out += [(M @ _turn(30.0) / SQ3, None) for M in rings[:1]]
+    out += [(M @ turn(30.0) / SQ3, None) for M in rings[:1]]
     return _near_pitch(out, pitch_px) if pitch_px else out
 
 
@@ -184,9 +185,9 @@ def sweep(link: np.ndarray, pitch_px: float | None = None) -> list[tuple[np.ndar
     h, w = link.shape
     if pitch_px:
         sizes = pitch_px / SQ3 * np.array([0.94, 0.97, 1.0, 1.03, 1.06])
-        return [(s * _turn(a), None) for s in sizes for a in range(0, 60, 2)]
+        return [(s * turn(a), None) for s in sizes for a in range(0, 60, 2)]
     sizes = np.geomspace(5.0, max(6.0, min(h, w) / 6.0), 18)
-    return [(s * _turn(a), None) for s in sizes for a in range(0, 60, 6)]
+    return [(s * turn(a), None) for s in sizes for a in range(0, 60, 6)]
 
 
 def rescaled(hexes: list[bodies.Hexagon]) -> list[tuple[np.ndarray, None]]:
@@ -194,7 +195,7 @@ def rescaled(hexes: list[bodies.Hexagon]) -> list[tuple[np.ndarray, None]]:
     farther away than the board (a wide lens, a steep view) is bigger or smaller than the
     board's cells, but its shape shows the view's slant, which a square-on sweep lacks."""
     clean = [hx for hx in hexes if hx.iou >= CLEAN_BLOB][:2]
-    return [(hx.M @ _turn(a) * s, None) for hx in clean for s in HEX_SCALES
+    return [(hx.M @ turn(a) * s, None) for hx in clean for s in HEX_SCALES
             for a in range(0, 60, 5)]
 
 
@@ -257,7 +258,7 @@ def _early(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
 
 def _distinct(seeds: list[tuple[float, Lattice]], n: int = GROWN) -> list[tuple[float, Lattice]]:
     """The first ``n`` seeds that are not the same lattice as a better-ranked one."""
-    turns = [_turn(60 * k) for k in range(6)]
+    turns = [turn(60 * k) for k in range(6)]
     out: list[tuple[float, Lattice]] = []
     for ncc, lat in seeds:
         M = lat.H[:2, :2]
