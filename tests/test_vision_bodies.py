@@ -62,3 +62,18 @@ def test_dark_and_tile_masks_split_each_photo_on_its_own():
         kept = bodies.tile_mask(lab, link)
         bodies._LAST_SPLIT.clear()
         assert np.array_equal(kept, bodies.tile_mask(lab, link))
+
+
+def test_link_spots_are_tile_sized_patches_of_link_colour():
+    size = 20.0
+    link = np.zeros((300, 400), np.float32)
+    # one tile's links: three arcs' worth of colour in a tile-sized disc, with gaps
+    cv2.circle(link, (100, 100), 15, 1.0, 5)
+    cv2.line(link, (85, 100), (115, 100), 1.0, 5)
+    # a long stripe of the cloth's print: far bigger than a tile
+    cv2.rectangle(link, (200, 20), (390, 60), 1.0, -1)
+    # a fleck: far smaller than a tile
+    cv2.circle(link, (300, 250), 3, 1.0, -1)
+    spots = bodies.link_spots(link, size)
+    assert len(spots) == 1
+    assert np.hypot(*(spots[0] - (100, 100))) < 3

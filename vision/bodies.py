@@ -235,6 +235,31 @@ def tile_spots(mask: np.ndarray, size: float, max_tiles: float = 12.0) -> list[n
     return out
 
 
+def link_spots(link: np.ndarray, size: float) -> list[np.ndarray]:
+    """Centres (x, y) of tile-sized patches of link colour: a loose tile whose black body
+    does not stand out from the table (a dark or busy cloth leaves it out of the tile
+    mask, or merges it with the print), but whose links do.
+
+    ``link``: the link-likelihood image (0..1); ``size``: the cells' centre-to-corner size
+    (px).  The links (likelihood > 0.5) are closed over a tile's gaps between them; a patch
+    of 0.4 to 1.6 tiles' area is one tile's links.
+    """
+    # closing with a kernel of a tile's size is slow at full size: a tile of about ten
+    # pixels across is enough to find tile-sized patches
+    f = max(1.0, size / 5.0)
+    small = link if f == 1.0 else cv2.resize(link, None, fx=1 / f, fy=1 / f,
+                                            interpolation=cv2.INTER_AREA)
+    r = max(1, int(round(0.6 * size / f)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    closed = cv2.morphologyEx((small > 0.5).astype(np.uint8), cv2.MORPH_CLOSE, kernel)
+    n, _labels, stats, cents = cv2.connectedComponentsWithStats(closed, connectivity=8)
+    tile_area = 1.5 * SQ3 * (size / f) ** 2
+    area = stats[:, cv2.CC_STAT_AREA]
+    ok = (area >= 0.4 * tile_area) & (area <= 1.6 * tile_area)
+    ok[0] = False
+    return [(cents[i] + 0.5) * f - 0.5 for i in np.nonzero(ok)[0]]
+
+
 def blobs(mask: np.ndarray, min_area: float) -> list[tuple[np.ndarray, float, np.ndarray]]:
     """Connected blobs of ``mask`` larger than ``min_area``: (centroid, area, contour)."""
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)

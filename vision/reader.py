@@ -945,8 +945,9 @@ def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ:
         one, _ = _choose_frame(Lattice(H), np.zeros((1, 2)))
         out.append(_LooseHex(one.H, np.zeros(2), hx.centre))
     # tiles whose blob is no clean hexagon (touching a face-down tile, a cloth's print):
-    # tile-sized places in such blobs, away from the lattice's tiles and the loose ones
-    for c in bodies.tile_spots(mask, size):
+    # tile-sized places in such blobs, and tile-sized patches of links (a tile the mask
+    # misses), away from the lattice's tiles and the loose ones
+    for c in bodies.tile_spots(mask, size) + bodies.link_spots(link, size):
         if (np.linalg.norm(centres - c, axis=1).min() < 1.2 * size
                 or any(np.linalg.norm(h.centre - c) < size for h in out)):
             continue
