@@ -79,3 +79,14 @@ def test_loose_tiles_the_tile_mask_misses_are_found_by_their_links(bench_scene):
     path, truth, _expected = bench_scene("real-texture", 64)
     read = read_photo(str(path))
     assert sorted(it["tile"] for it in read.loose) == sorted(t["tile"] for t in truth["loose"])
+
+
+def test_a_loose_tile_beside_a_lattice_cell_is_read_in_its_own_turn(bench_scene):
+    # hard-4 and real-texture-47: a loose tile lies within a cell of a lattice position
+    # off the board, turned against it; read as that cell it fits no tile, read at its
+    # own place and turn it does
+    for tier, index in (("hard", 4), ("real-texture", 47)):
+        path, truth, expected = bench_scene(tier, index)
+        read = read_photo(str(path))
+        assert sorted(it["tile"] for it in read.loose) == sorted(t["tile"] for t in truth["loose"])
+        assert best_alignment(expected, read)[2] == len(expected) == len(read)

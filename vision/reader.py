@@ -658,6 +658,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         extra = np.concatenate([extra, more])
     scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
     keep = _on_tiles_if_scattered(keep, mask, lat, scene.shifts)
+    off_lattice, keep, bad = _loose_off_lattice(hexes, loose_readings, loose_body, keep, bad,
+                                                _median_size(lat, occ) / ws, ws)
     keep, isolated = _split_isolated(keep, len(hexes), bad)
     if cloth and not keep:
         # a lattice over a patterned cloth that reads no two touching tiles found the
@@ -672,15 +674,36 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     scene.unreadable = _plausible_unreadable(bad, keep)
     # (a tile standing alone whose colours fit a tile read on the board better than any
     # free one is more likely a patch of cloth than a tile: it is not given as loose)
-    scene.loose = [_loose_item(rd, px) for _c, rd, px in isolated if not rd.pushed]
-    for hx, rd, b in zip(hexes, loose_readings, loose_body):
-        # (a round coloured dot on a cloth fits a hexagon too: a tile has a grey body)
-        # (a tile-sized place in a blob has less to show it is a tile than a hexagon
-        # blob: it must read as clearly as a lone tile)
-        if _readable(rd, b) and not rd.pushed and (not hx.spot or _clear(rd)):
-            scene.loose.append(_loose_item(rd, hx.centre / ws))
+    scene.loose = [_loose_item(rd, px) for _c, rd, px in isolated if not rd.pushed] + off_lattice
     _dedupe_numbers(scene)
     return scene
+
+
+def _loose_off_lattice(hexes: list[_LooseHex], readings: list, body: np.ndarray, keep: list,
+                       bad: list, size: float, ws: float) -> tuple[list[dict], list, list]:
+    """The loose tiles read off the lattice (``hexes`` and their ``readings``, ``body``
+    their corners' body share), as loose items; and the cells ``keep`` and ``bad`` left.
+
+    A tile-sized place (``_LooseHex.spot``) has less to show it is a tile than a hexagon
+    blob: it must read as clearly as a lone tile.  When it lies on a cell (within 0.8
+    ``size``, photo px) that reads clearly, it is that cell's tile; otherwise the cell
+    there is the same tile, read in the lattice's turn instead of its own, and gives way.
+    """
+    out = []
+    for hx, rd, b in zip(hexes, readings, body):
+        # (a round coloured dot on a cloth fits a hexagon too: a tile has a grey body)
+        if not _readable(rd, b) or rd.pushed or (hx.spot and not _clear(rd)):
+            continue
+        at = hx.centre / ws
+        if hx.spot:
+            def here(it):
+                return np.linalg.norm(it[2] - at) < 0.8 * size
+            if any(here(it) and _clear(it[1]) and not it[1].pushed for it in keep):
+                continue
+            keep = [it for it in keep if not here(it)]
+            bad = [it for it in bad if not here(it)]
+        out.append(_loose_item(rd, at))
+    return out, keep, bad
 
 
 MOVED_SHARE = 0.25
@@ -946,10 +969,16 @@ def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ:
         out.append(_LooseHex(one.H, np.zeros(2), hx.centre))
     # tiles whose blob is no clean hexagon (touching a face-down tile, a cloth's print):
     # tile-sized places in such blobs, and tile-sized patches of links (a tile the mask
-    # misses), away from the lattice's tiles and the loose ones
+    # misses), away from the Tantrix and the loose ones found.  A place off a cell's
+    # centre that is not the Tantrix's may be a loose tile turned against the lattice,
+    # which reads as no tile in the cell's turn: it is read too (which of the two is
+    # given: see _loose_off_lattice)
     for c in bodies.tile_spots(mask, size) + bodies.link_spots(link, size):
-        if (np.linalg.norm(centres - c, axis=1).min() < 1.2 * size
-                or any(np.linalg.norm(h.centre - c) < size for h in out)):
+        if any(np.linalg.norm(h.centre - c) < size for h in out):
+            continue
+        d = np.linalg.norm(centres - c, axis=1)
+        i = int(np.argmin(d))
+        if d[i] < 1.2 * size and (tuple(int(v) for v in occ[i]) in main or d[i] < 0.3 * size):
             continue
         H = _loose_hexagon(link, lat, c)
         one, _ = _choose_frame(Lattice(H), np.zeros((1, 2)))
