@@ -77,3 +77,15 @@ def test_link_spots_are_tile_sized_patches_of_link_colour():
     spots = bodies.link_spots(link, size)
     assert len(spots) == 1
     assert np.hypot(*(spots[0] - (100, 100))) < 3
+
+
+def test_link_spots_keep_thin_links_of_a_small_tile():
+    # a tile 0.8 of the cells across whose links are two pixels wide: reduced by
+    # averaging they would fall under the threshold and the patch would be lost
+    size = 40.0
+    link = np.zeros((400, 400), np.float32)
+    for r in (10, 18):
+        cv2.circle(link, (200, 200), r, 1.0, 2)
+    cv2.line(link, (178, 200), (222, 200), 1.0, 2)
+    spots = bodies.link_spots(link, size)
+    assert len(spots) == 1 and np.hypot(*(spots[0] - (200, 200))) < 4

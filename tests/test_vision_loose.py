@@ -90,3 +90,12 @@ def test_a_loose_tile_beside_a_lattice_cell_is_read_in_its_own_turn(bench_scene)
         read = read_photo(str(path))
         assert sorted(it["tile"] for it in read.loose) == sorted(t["tile"] for t in truth["loose"])
         assert best_alignment(expected, read)[2] == len(expected) == len(read)
+
+
+def test_small_loose_tiles_on_wood_are_found_by_their_thin_links(bench_scene):
+    # real-texture-88: loose tiles 17 and 21 lie farther from the camera than the board
+    # (0.8 of its cells across) on a wooden table whose grain the tile mask joins to
+    # them; their thin links, kept through the link image's reduction, find them
+    path, truth, _expected = bench_scene("real-texture", 88)
+    read = read_photo(str(path))
+    assert sorted(it["tile"] for it in read.loose) == sorted(t["tile"] for t in truth["loose"])

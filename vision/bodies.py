@@ -242,20 +242,23 @@ def link_spots(link: np.ndarray, size: float) -> list[np.ndarray]:
 
     ``link``: the link-likelihood image (0..1); ``size``: the cells' centre-to-corner size
     (px).  The links (likelihood > 0.5) are closed over a tile's gaps between them; a patch
-    of 0.4 to 1.6 tiles' area is one tile's links.
+    of 0.25 to 1.6 cells' area is one tile's links (a loose tile farther from the camera
+    than the board is smaller than its cells: real-texture-88's are 0.8 of them across).
     """
     # closing with a kernel of a tile's size is slow at full size: a tile of about ten
-    # pixels across is enough to find tile-sized patches
+    # pixels across is enough to find tile-sized patches (a pixel there is link when a
+    # quarter of what it covers is: a thin link is not averaged away)
     f = max(1.0, size / 5.0)
-    small = link if f == 1.0 else cv2.resize(link, None, fx=1 / f, fy=1 / f,
-                                            interpolation=cv2.INTER_AREA)
+    links = (link > 0.5).astype(np.uint8) * 255
+    if f > 1.0:
+        links = cv2.resize(links, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
     r = max(1, int(round(0.6 * size / f)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    closed = cv2.morphologyEx((small > 0.5).astype(np.uint8), cv2.MORPH_CLOSE, kernel)
+    closed = cv2.morphologyEx((links >= 64).astype(np.uint8), cv2.MORPH_CLOSE, kernel)
     n, _labels, stats, cents = cv2.connectedComponentsWithStats(closed, connectivity=8)
     tile_area = 1.5 * SQ3 * (size / f) ** 2
     area = stats[:, cv2.CC_STAT_AREA]
-    ok = (area >= 0.4 * tile_area) & (area <= 1.6 * tile_area)
+    ok = (area >= 0.25 * tile_area) & (area <= 1.6 * tile_area)
     ok[0] = False
     return [(cents[i] + 0.5) * f - 0.5 for i in np.nonzero(ok)[0]]
 

@@ -604,6 +604,10 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         # off the lattice, which on a patterned cloth are mostly its print (held-out hard
         # and real-texture 120-199: learning from them gave 3 more tiles read wrong)
         learn = np.r_[strong, np.zeros(len(hexes), bool)]
+        # numbers go to clear cells first, then to faint ones and loose hexagons, and
+        # last to tile-sized places (the least sure of being tiles: hard-64's faint
+        # board cell lost its number to one)
+        rounds = np.r_[np.where(strong, 0, 1), [2 if hx.spot else 1 for hx in hexes]].astype(int)
         model = learn_colours(colours.adapt_scale(model, edges[strong].reshape(-1, 3)), all_edges, learn)
         if len(redo):
             # with the photo's colours learnt, a cell sampled both ways is read the way that
@@ -616,13 +620,13 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             all_edges[i] = e2[better]
             unveiled[i] = True
         logp = colours.log_probs(all_edges, model)  # with the last model
-        readings = identify.identify(logp, first=learn, last_if=UNFIT)
+        readings = identify.identify(logp, first=rounds, last_if=UNFIT)
         moved = _reread_poor(full, lat_full, model, occ, shifts, strong, readings, logp,
                              all_edges, corners, cleared, unveiled)
         if moved.any():
             edges = all_edges[:len(occ)]
             logp = colours.log_probs(all_edges, model)
-            readings = identify.identify(logp, first=learn, last_if=UNFIT)
+            readings = identify.identify(logp, first=rounds, last_if=UNFIT)
         loose_readings = readings[len(occ):]
         readings = readings[:len(occ)]
         keep, bad = [], []
