@@ -89,3 +89,13 @@ def test_link_spots_keep_thin_links_of_a_small_tile():
     cv2.line(link, (178, 200), (222, 200), 1.0, 2)
     spots = bodies.link_spots(link, size)
     assert len(spots) == 1 and np.hypot(*(spots[0] - (200, 200))) < 4
+
+
+def test_link_spots_split_a_patch_of_two_tiles():
+    size = 20.0
+    link = np.zeros((200, 300), np.float32)
+    for x in (100, 135):                        # two tiles' links, side by side
+        cv2.circle(link, (x, 100), 14, 1.0, 4)
+    spots = sorted(bodies.link_spots(link, size), key=lambda c: c[0])
+    assert len(spots) == 2
+    assert np.hypot(*(spots[0] - (100, 100))) < 5 and np.hypot(*(spots[1] - (135, 100))) < 5

@@ -99,3 +99,13 @@ def test_small_loose_tiles_on_wood_are_found_by_their_thin_links(bench_scene):
     path, truth, _expected = bench_scene("real-texture", 88)
     read = read_photo(str(path))
     assert sorted(it["tile"] for it in read.loose) == sorted(t["tile"] for t in truth["loose"])
+
+
+def test_two_loose_tiles_side_by_side_are_two_places_in_one_patch(bench_scene):
+    # real-texture-80: loose tiles 50 and 25 touch on a near-black table: their links
+    # close into one patch, whose middle lies between them; each of its two deep places
+    # is a tile
+    path, truth, _expected = bench_scene("real-texture", 80)
+    read = read_photo(str(path))
+    loose = {it["tile"] for it in read.loose}
+    assert {50, 25} <= loose and loose <= {t["tile"] for t in truth["loose"]}

@@ -211,20 +211,29 @@ def tile_spots(mask: np.ndarray, size: float, max_tiles: float = 12.0) -> list[n
     ``size``: the cells' centre-to-corner size (px).  Blobs of 0.6 to ``max_tiles``
     tiles' area are looked at (a dark table's mask is one huge blob: nothing there); a
     spot is a peak of the distance to the blob's rim nearly as deep as a tile's inner
-    radius, at least 1.4 sizes from a deeper one.
+    radius (see :func:`_deep_places`).
     """
     labels, stats, _fits = _blob_fits(mask)
+    return _deep_places(labels, stats, size, (0.6, max_tiles), 0.6)
+
+
+def _deep_places(labels: np.ndarray, stats: np.ndarray, size: float, tiles: tuple[float, float],
+                 depth: float) -> list[np.ndarray]:
+    """Peaks of the distance to the rim, in blobs (``labels``, ``stats`` of
+    ``cv2.connectedComponentsWithStats``) of ``tiles`` (low, high) hexagons' area of
+    ``size`` (px): at least ``depth`` of a hexagon's inner radius deep, each at least
+    1.4 ``size`` from a deeper one; (x, y) each."""
     tile_area = 1.5 * SQ3 * size * size          # a hexagon's area
     inner = SQ3 / 2 * size                        # ... and inner radius
     area = stats[:, cv2.CC_STAT_AREA]
     out = []
-    for i in np.nonzero((area >= 0.6 * tile_area) & (area <= max_tiles * tile_area))[0]:
+    for i in np.nonzero((area >= tiles[0] * tile_area) & (area <= tiles[1] * tile_area))[0]:
         if i == 0:
             continue
         x, y, w, h = stats[i, :4]
         roi = np.pad((labels[y:y + h, x:x + w] == i).astype(np.uint8), 1)
         dist = cv2.distanceTransform(roi, cv2.DIST_L2, 5)
-        peak = (dist >= 0.6 * inner) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
+        peak = (dist >= depth * inner) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
         ys, xs = np.nonzero(peak)
         taken: list[np.ndarray] = []
         for k in np.argsort(-dist[ys, xs]):
@@ -241,9 +250,11 @@ def link_spots(link: np.ndarray, size: float) -> list[np.ndarray]:
     mask, or merges it with the print), but whose links do.
 
     ``link``: the link-likelihood image (0..1); ``size``: the cells' centre-to-corner size
-    (px).  The links (likelihood > 0.5) are closed over a tile's gaps between them; a patch
-    of 0.25 to 1.6 cells' area is one tile's links (a loose tile farther from the camera
-    than the board is smaller than its cells: real-texture-88's are 0.8 of them across).
+    (px).  The links (likelihood > 0.5) are closed over a tile's gaps between them; a
+    patch from 0.25 cells' area (a loose tile farther from the camera than the board is
+    smaller than its cells: real-texture-88's are 0.8 of them across) holds tiles'
+    links, one tile at each of its deep places (two loose tiles side by side make one
+    patch: real-texture-80).
     """
     # closing with a kernel of a tile's size is slow at full size: a tile of about ten
     # pixels across is enough to find tile-sized patches (a pixel there is link when a
@@ -255,12 +266,16 @@ def link_spots(link: np.ndarray, size: float) -> list[np.ndarray]:
     r = max(1, int(round(0.6 * size / f)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     closed = cv2.morphologyEx((links >= 64).astype(np.uint8), cv2.MORPH_CLOSE, kernel)
-    n, _labels, stats, cents = cv2.connectedComponentsWithStats(closed, connectivity=8)
-    tile_area = 1.5 * SQ3 * (size / f) ** 2
-    area = stats[:, cv2.CC_STAT_AREA]
-    ok = (area >= 0.25 * tile_area) & (area <= 1.6 * tile_area)
-    ok[0] = False
-    return [(cents[i] + 0.5) * f - 0.5 for i in np.nonzero(ok)[0]]
+    _n, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+    places = _deep_places(labels, stats, size / f, (0.25, 4.0), 0.3)
+    # (a peak on the reduced image is a block off: the patch's middle round it is nearer)
+    ys, xs = np.nonzero(closed)
+    pts = np.stack([xs, ys], 1).astype(np.float64)
+    out = []
+    for c in places:
+        near = pts[np.hypot(*(pts - c).T) <= 0.8 * size / f]
+        out.append((near.mean(0) + 0.5) * f - 0.5)
+    return out
 
 
 def blobs(mask: np.ndarray, min_area: float) -> list[tuple[np.ndarray, float, np.ndarray]]:

@@ -977,17 +977,26 @@ def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ:
     # centre that is not the Tantrix's may be a loose tile turned against the lattice,
     # which reads as no tile in the cell's turn: it is read too (which of the two is
     # given: see _loose_off_lattice)
-    for c in bodies.tile_spots(mask, size) + bodies.link_spots(link, size):
+    links = bodies.link_spots(link, size)
+    if len(links) > MAX_LINK_SPOTS:
+        links = []  # a print of the cloth's, not tiles
+    for c in bodies.tile_spots(mask, size) + links:
         if any(np.linalg.norm(h.centre - c) < size for h in out):
             continue
         d = np.linalg.norm(centres - c, axis=1)
         i = int(np.argmin(d))
-        if d[i] < 1.2 * size and (tuple(int(v) for v in occ[i]) in main or d[i] < 0.3 * size):
+        if d[i] < 1.2 * size and tuple(int(v) for v in occ[i]) in main:
             continue
         H = _loose_hexagon(link, lat, c)
         one, _ = _choose_frame(Lattice(H), np.zeros((1, 2)))
         out.append(_LooseHex(one.H, np.zeros(2), c, spot=True))
     return out, keep
+
+
+MAX_LINK_SPOTS = 24
+"""More tile-sized patches of link colour than this are a cloth's print, not loose tiles
+(hard-171's flowered cloth made 50 to 250 of them, and a board's cells misread among
+them; the photos whose loose tiles they find have up to 14)."""
 
 
 LOOSE_TURNS = np.arange(0.0, 60.0, 3.0)
