@@ -649,7 +649,10 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                     keep.append(item)
                     won.append(i)
                 continue
-            (keep if readable else bad).append(item)
+            # (a cell pushed off its best number reads as a tile only clearly: the cloth's
+            # print beside hard-25's board lost its best number to a loose tile and read as
+            # another poorly)
+            (keep if readable and (not rd.pushed or _clear(rd)) else bad).append(item)
         keep, bad = _held_by_neighbours(keep, bad, {tuple(int(v) for v in c): b for c, b in zip(occ, body)})
         keep, bad = _read_through_cover(keep, bad, occ, logp[:len(occ)])
         # a glare patch over several tiles is read from its edge inwards: a cell read
@@ -664,12 +667,14 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     keep = _on_tiles_if_scattered(keep, mask, lat, scene.shifts)
     off_lattice, keep, bad = _loose_off_lattice(hexes, loose_readings, loose_body, keep, bad,
                                                 _median_size(lat, occ) / ws, ws)
-    keep, isolated = _split_isolated(keep, len(hexes), bad)
+    # (tiles off the lattice: hexagon blobs, read or not, and tile-sized places read)
+    others = sum(not hx.spot for hx in hexes) + len(off_lattice)
+    keep, isolated = _split_isolated(keep, others, bad)
     if cloth and not keep:
         # a lattice over a patterned cloth that reads no two touching tiles found the
         # cloth, not a Tantrix: its cells read alone are dots of the print
         isolated = []
-    if len(keep) == 1 and not isolated and not hexes and not _clear(keep[0][1]):
+    if len(keep) == 1 and not isolated and not others and not _clear(keep[0][1]):
         # a lone tile is a board only if it reads clearly: a face-down tile or a
         # coaster on an empty table reads as some tile, poorly
         bad, keep = bad + keep, []
