@@ -126,10 +126,12 @@ def test_cloth_cells_do_not_use_up_the_numbers_of_faint_tiles(bench_scene):
     # covers the cloth too, and more cells there look clear than there are numbers; the
     # tiles read faintly on the far side got none (they were dropped, and two tiles beside
     # them were left alone and reported loose).  Cells that no tile explains claim last.
-    path, _truth, expected = bench_scene("hard", 64)
+    path, truth, expected = bench_scene("hard", 64)
     read = read_photo(str(path))
     assert best_alignment(expected, read)[2] >= len(expected) - 1
-    assert len(read) <= len(expected) and not read.loose
+    # no board tile is reported loose (the photo's own loose tiles may be: 50 is found)
+    assert len(read) <= len(expected)
+    assert {it["tile"] for it in read.loose} <= {t["tile"] for t in truth["loose"]}
 
 
 def test_lone_cells_on_a_cloth_lattice_are_not_loose_tiles(bench_scene):
