@@ -48,10 +48,12 @@ def test_a_loose_tile_on_face_down_tiles_is_not_a_board_group(bench_scene):
 
 
 def _loose(bench_scene, tier: str, index: int):
-    """Read a benchmark scene: (the read, its loose tile numbers, the truth's), sorted."""
-    path, truth, _expected = bench_scene(tier, index)
+    """Read a benchmark scene: (the read, its true board, its loose tile numbers, the
+    truth's), the numbers sorted."""
+    path, truth, expected = bench_scene(tier, index)
     read = read_photo(str(path))
-    return read, sorted(it["tile"] for it in read.loose), sorted(t["tile"] for t in truth["loose"])
+    return (read, expected, sorted(it["tile"] for it in read.loose),
+            sorted(t["tile"] for t in truth["loose"]))
 
 
 # scenes whose loose tiles are all read, and why they were not
@@ -72,14 +74,14 @@ ALL_LOOSE = [
 
 @pytest.mark.parametrize("tier,index", ALL_LOOSE, ids=[f"{t}-{i}" for t, i in ALL_LOOSE])
 def test_every_loose_tile_is_read(tier, index, bench_scene):
-    _read, loose, truth = _loose(bench_scene, tier, index)
+    _read, _expected, loose, truth = _loose(bench_scene, tier, index)
     assert loose == truth
 
 
 def test_a_loose_tile_bigger_than_the_cells_is_read_when_its_blob_is_a_clean_hexagon(bench_scene):
     # hard-35: two of four loose tiles on a carpet come out 1.4 times the board's cells
     # (nearer the camera, blurred with their shadows), clean hexagons all the same
-    _read, loose, truth = _loose(bench_scene, "hard", 35)
+    _read, _expected, loose, truth = _loose(bench_scene, "hard", 35)
     assert {31, 26} <= set(loose) <= set(truth)
 
 
@@ -87,7 +89,7 @@ def test_a_loose_tile_whose_blob_is_no_hexagon_is_found_as_a_tile_sized_place(be
     # hard-25: loose tile 42 lies across a dark red stripe of the cloth, which the tile
     # mask joins to it, so no hexagon fits its blob: it is found as a tile-sized place in
     # the blob, and read
-    _read, loose, truth = _loose(bench_scene, "hard", 25)
+    _read, _expected, loose, truth = _loose(bench_scene, "hard", 25)
     assert 42 in loose and set(loose) <= set(truth)
 
 
@@ -96,9 +98,8 @@ def test_a_loose_tile_beside_a_lattice_cell_is_read_in_its_own_turn(bench_scene)
     # off the board, turned against it; read as that cell it fits no tile, read at its
     # own place and turn it does
     for tier, index in (("hard", 4), ("real-texture", 47)):
-        read, loose, truth = _loose(bench_scene, tier, index)
+        read, expected, loose, truth = _loose(bench_scene, tier, index)
         assert loose == truth
-        expected = bench_scene(tier, index)[2]
         assert best_alignment(expected, read)[2] == len(expected) == len(read)
 
 
@@ -106,5 +107,5 @@ def test_two_loose_tiles_side_by_side_are_two_places_in_one_patch(bench_scene):
     # real-texture-80: loose tiles 50 and 25 touch on a near-black table: their links
     # close into one patch, whose middle lies between them; each of its two deep places
     # is a tile
-    _read, loose, truth = _loose(bench_scene, "real-texture", 80)
+    _read, _expected, loose, truth = _loose(bench_scene, "real-texture", 80)
     assert {50, 25} <= set(loose) <= set(truth)

@@ -603,11 +603,11 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         # the colour model learns only from clear cells: not from faint ones, nor from blobs
         # off the lattice, which on a patterned cloth are mostly its print (held-out hard
         # and real-texture 120-199: learning from them gave 3 more tiles read wrong)
-        learn = np.r_[strong, np.zeros(len(hexes), bool)]
         # numbers go to clear cells first, then to faint ones and loose hexagons, and
         # last to tile-sized places (the least sure of being tiles: hard-64's faint
         # board cell lost its number to one)
         rounds = np.r_[np.where(strong, 0, 1), [2 if hx.spot else 1 for hx in hexes]].astype(int)
+        learn = rounds == 0
         model = learn_colours(colours.adapt_scale(model, edges[strong].reshape(-1, 3)), all_edges, learn)
         if len(redo):
             # with the photo's colours learnt, a cell sampled both ways is read the way that
@@ -649,10 +649,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                     keep.append(item)
                     won.append(i)
                 continue
-            # (a cell pushed off its best number reads as a tile only clearly: the cloth's
-            # print beside hard-25's board lost its best number to a loose tile and read as
-            # another poorly)
-            (keep if readable and (not rd.pushed or _clear(rd)) else bad).append(item)
+            (keep if readable else bad).append(item)
         keep, bad = _held_by_neighbours(keep, bad, {tuple(int(v) for v in c): b for c, b in zip(occ, body)})
         keep, bad = _read_through_cover(keep, bad, occ, logp[:len(occ)])
         # a glare patch over several tiles is read from its edge inwards: a cell read
@@ -665,10 +662,11 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         extra = np.concatenate([extra, more])
     scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
     keep = _on_tiles_if_scattered(keep, mask, lat, scene.shifts)
-    off_lattice, keep, bad = _loose_off_lattice(hexes, loose_readings, loose_body, keep, bad,
-                                                _median_size(lat, occ) / ws, ws)
+    found, keep, bad = _loose_off_lattice(hexes, loose_readings, loose_body, keep, bad,
+                                          _median_size(lat, occ) / ws, ws)
+    off_lattice = [item for _hx, item in found]
     # (tiles off the lattice: hexagon blobs, read or not, and tile-sized places read)
-    others = sum(not hx.spot for hx in hexes) + len(off_lattice)
+    others = sum(not hx.spot for hx in hexes) + sum(hx.spot for hx, _item in found)
     keep, isolated = _split_isolated(keep, others, bad)
     if cloth and not keep:
         # a lattice over a patterned cloth that reads no two touching tiles found the
@@ -689,9 +687,11 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
 
 
 def _loose_off_lattice(hexes: list[_LooseHex], readings: list, body: np.ndarray, keep: list,
-                       bad: list, size: float, ws: float) -> tuple[list[dict], list, list]:
+                       bad: list, size: float, ws: float
+                       ) -> tuple[list[tuple[_LooseHex, dict]], list, list]:
     """The loose tiles read off the lattice (``hexes`` and their ``readings``, ``body``
-    their corners' body share), as loose items; and the cells ``keep`` and ``bad`` left.
+    their corners' body share), as (hexagon, loose item) pairs; and the cells ``keep``
+    and ``bad`` left.
 
     A tile-sized place (``_LooseHex.spot``) has less to show it is a tile than a hexagon
     blob: it must read as clearly as a lone tile.  When it lies on a cell (within 0.8
@@ -711,7 +711,7 @@ def _loose_off_lattice(hexes: list[_LooseHex], readings: list, body: np.ndarray,
                 continue
             keep = [it for it in keep if not here(it)]
             bad = [it for it in bad if not here(it)]
-        out.append(_loose_item(rd, at))
+        out.append((hx, _loose_item(rd, at)))
     return out, keep, bad
 
 
@@ -882,8 +882,11 @@ def fits(rd: identify.Reading) -> bool:
 def _readable(rd: identify.Reading, body: float) -> bool:
     """Is a reading given as a tile?  Its edges fit and one tile stands out, and its
     corners are grey body (``body``: their share); glare can light a corner, so a reading
-    this clean needs only half of them."""
-    return fits(rd) and (body >= BODY_CORNERS or (body >= 0.5 and identify.clean(rd)))
+    this clean needs only half of them.  A reading pushed off its best number by a sure
+    holder of it must read clearly (:func:`_clear`): the cloth's print beside hard-25's
+    board lost its best number to a loose tile and read as another at confidence 0.51."""
+    return (fits(rd) and (body >= BODY_CORNERS or (body >= 0.5 and identify.clean(rd)))
+            and (not rd.pushed or _clear(rd)))
 
 
 HELD_FIT = 0.8
@@ -958,7 +961,7 @@ def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ:
     size = _median_size(lat, occ)
     groups = components([tuple(int(v) for v in c) for c in occ[strong]])
     main = groups[0] if groups and len(groups[0]) >= 3 else set()
-    out = []
+    blobs: list[bodies.Hexagon] = []
     for hx in bodies.single_hexagons(mask, min_size=max(4.0, 0.6 * size)):
         top = CLEAN_LOOSE[0] if hx.iou >= CLEAN_LOOSE[1] else LOOSE_SIZE[1]
         if not LOOSE_SIZE[0] * size < hx.size < top * size:
@@ -973,9 +976,7 @@ def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ:
             if tuple(int(v) for v in occ[i]) in main:
                 continue  # part of the Tantrix
             keep[d < 1.2 * size] = False
-        H = _loose_hexagons(link, lat, hx.centre, [hx.M])[0]
-        one, _ = _choose_frame(Lattice(H), np.zeros((1, 2)))
-        out.append(_LooseHex(one.H, np.zeros(2), hx.centre))
+        blobs.append(hx)
     # tiles whose blob is no clean hexagon (touching a face-down tile, a cloth's print):
     # tile-sized places in such blobs, and tile-sized patches of links (a tile the mask
     # misses), away from the Tantrix and the loose ones found.  A place off a cell's
@@ -985,19 +986,23 @@ def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ:
     links = bodies.link_spots(link, size)
     if len(links) > MAX_LINK_SPOTS:
         links = []  # a print of the cloth's, not tiles
+    found = [hx.centre for hx in blobs]
     places: list[np.ndarray] = []
     for c in bodies.tile_spots(mask, size) + links:
-        if any(np.linalg.norm(p - c) < size for p in [h.centre for h in out] + places):
+        if any(np.linalg.norm(p - c) < size for p in found):
             continue
         d = np.linalg.norm(centres - c, axis=1)
         i = int(np.argmin(d))
         if d[i] < 1.2 * size and tuple(int(v) for v in occ[i]) in main:
             continue
         places.append(c)
-    if places:
-        for c, H in zip(places, _loose_hexagons(link, lat, np.array(places))):
+        found.append(c)
+    out = []
+    if found:
+        owns = [hx.M for hx in blobs] + [None] * len(places)
+        for k, H in enumerate(_loose_hexagons(link, lat, np.array(found), owns)):
             one, _ = _choose_frame(Lattice(H), np.zeros((1, 2)))
-            out.append(_LooseHex(one.H, np.zeros(2), c, spot=True))
+            out.append(_LooseHex(one.H, np.zeros(2), found[k], spot=k >= len(blobs)))
     return out, keep
 
 
@@ -1032,7 +1037,7 @@ def _loose_hexagons(link: np.ndarray, lat: Lattice, centres: np.ndarray,
     for i in range(n):
         own = None if owns is None else owns[i]
         Hs[i, k] = Hs[i, 0] if own is None else lattice.affine(own, centres[i])
-    # (all places at once: one at a time cost a 720p frame with a cloth's print 11 ms)
+    # (all at once: one at a time cost a 720p frame with a cloth's print 11 ms)
     contrast = lattice.hexagon_contrast(link, Hs.reshape(-1, 3, 3)).reshape(n, k + 1)
     return Hs[np.arange(n), contrast.argmax(1)]
 
