@@ -12,6 +12,12 @@ When the learnt green and blue sit on one cluster (:func:`one_cluster`), the pho
 also read as if it lacked green and as if it lacked blue, and :func:`best` keeps the
 model that explains the cells' colours best.  Green and blue only: red and yellow are
 far apart in hue and lightness from every other link colour.
+
+The opposite happens too: under a warm lamp the camera did not balance, blue links come
+out nearly grey, nearer green's hue than blue's prototype.  Green then takes them all and
+blue names nothing (:func:`unused`); the green cluster is split in two by hue
+(:func:`split`) and kept split when its cells' tiles explain their colours clearly better
+(:func:`split_wins`).
 """
 from __future__ import annotations
 
@@ -46,6 +52,63 @@ def one_cluster(model: colours.ColourModel) -> bool:
         np.hypot(*(model.means[GREEN, :2] - model.means[BLUE, :2])) < ONE_CLUSTER)
 
 
+UNUSED = 0.03
+"""Green or blue is unused when it is the likeliest colour of fewer than this share of the
+cells' edge samples while the other is of at least :data:`COMMON` (a board carries each
+link colour on about a quarter of its edges)."""
+
+COMMON = 0.15
+
+
+def unused(model: colours.ColourModel, edges: np.ndarray) -> int | None:
+    """Green or blue (class index) if ``model`` names almost none of ``edges`` (N, 6, 3)
+    Lab that colour while it names many the other, else ``None``.
+
+    Under a warm lamp the camera did not balance, blue links can come out nearly grey
+    (hard-196: a/b about (-7, 0) against green's (-16, 17)): the learnt blue mean never
+    reaches them, green takes them all, and no cell reads (:func:`split`)."""
+    if model.absent is not None or edges.size == 0:
+        return None
+    best = colours.log_probs(edges, model).argmax(-1).ravel()
+    share = np.bincount(best, minlength=len(colours.CLASSES))[:4] / best.size
+    for c, other in ((GREEN, BLUE), (BLUE, GREEN)):
+        if share[c] < UNUSED and share[other] >= COMMON:
+            return c
+    return None
+
+
+def split(model: colours.ColourModel, edges: np.ndarray, colour: int) -> colours.ColourModel | None:
+    """``model`` with the samples of ``edges`` (N, 6, 3) Lab it names green or blue (the
+    one of the two that is not ``colour``) split in two by hue (2-means in a/b), the half
+    nearer ``colour``'s prototype hue taken as ``colour``; ``None`` when too few."""
+    other = BLUE if colour == GREEN else GREEN
+    f = colours.features(edges, model).reshape(-1, 3)
+    mine = f[colours.log_probs(edges, model).argmax(-1).ravel() == other]
+    if len(mine) < 2 * SPLIT_MIN:
+        return None
+    ab = mine[:, :2]
+    u = colours.PROTOTYPE_HUES[colour] - colours.PROTOTYPE_HUES[other]
+    t = ab @ u
+    near = t > np.median(t)                      # start: the half towards ``colour``'s hue
+    for _ in range(SPLIT_ROUNDS):
+        if near.sum() < SPLIT_MIN or (~near).sum() < SPLIT_MIN:
+            return None
+        c1, c0 = ab[near].mean(0), ab[~near].mean(0)
+        near = np.linalg.norm(ab - c1, axis=1) < np.linalg.norm(ab - c0, axis=1)
+    if near.sum() < SPLIT_MIN or (~near).sum() < SPLIT_MIN:
+        return None
+    means = model.means.copy()
+    means[colour] = np.median(mine[near], axis=0)
+    means[other] = np.median(mine[~near], axis=0)
+    return replace(model, means=means)
+
+
+SPLIT_MIN = 6
+"""Fewest edge samples on each side of a split."""
+
+SPLIT_ROUNDS = 5
+
+
 def without(model: colours.ColourModel, colour: int) -> colours.ColourModel:
     """``model`` for a photo taken to lack link colour ``colour`` (class index)."""
     return replace(model, absent=colour)
@@ -59,9 +122,7 @@ def explained(model: colours.ColourModel, start: colours.ColourModel, edges: np.
     photo's first model ``start`` (before learning: a learnt model fits any naming of a
     cluster equally well; the prototypes say which name it bears).
     """
-    scores = identify.candidate_scores(colours.log_probs(edges, model)).reshape(len(edges), -1)
-    best = scores.argmax(1)                                           # tile index * 6 + turn
-    likelihood = float(scores[np.arange(len(edges)), best].sum())
+    likelihood, best = _likelihood(model, edges)
     labels = identify.CANDIDATES.reshape(-1, 6)[best]                 # (N, 6) edge colours
     f = colours.features(edges, start)
     unit = colours.PROTOTYPE_HUES
@@ -69,6 +130,28 @@ def explained(model: colours.ColourModel, start: colours.ColourModel, edges: np.
     cos = (f[..., 0] * unit[labels, 0] + f[..., 1] * unit[labels, 1]) / np.maximum(chroma, 1e-6)
     hue = colours.HUE_WEIGHT * (cos - 1.0)
     return likelihood + float(hue[chroma > start.chroma0].sum())
+
+
+def _likelihood(model: colours.ColourModel, edges: np.ndarray) -> tuple[float, np.ndarray]:
+    """Log-likelihood of each cell's best (tile, turn) under ``model``, summed, and those
+    candidates (N,) (tile index * 6 + turn), for edge samples ``edges`` (N, 6, 3) Lab."""
+    scores = identify.candidate_scores(colours.log_probs(edges, model)).reshape(len(edges), -1)
+    best = scores.argmax(1)
+    return float(scores[np.arange(len(edges)), best].sum()), best
+
+
+def split_wins(model: colours.ColourModel, halves: colours.ColourModel, edges: np.ndarray) -> bool:
+    """Does the model with a colour split off (:func:`split`) explain the cells' edge
+    samples ``edges`` (N, 6, 3) Lab clearly better than ``model``: its cells' best tiles
+    likelier by :data:`FEWER_COLOURS` times the log of the number of samples?
+
+    Only the likelihood counts here, not the prototypes' hues as in :func:`explained`:
+    the split half is named by its hue already, and its hue is far from the prototype's
+    by nature (hard-196's grey-blue: the hue term alone cost it 120, where the tiles it
+    let read gained 95).  A colour that is really absent gains nothing: halving a real
+    cluster gives its tiles' two edges of that colour two names."""
+    n = max(edges.shape[0] * edges.shape[1], 1)
+    return _likelihood(halves, edges)[0] > _likelihood(model, edges)[0] + FEWER_COLOURS * np.log(n)
 
 
 def best(models: Sequence[colours.ColourModel], start: colours.ColourModel, edges: np.ndarray

@@ -854,12 +854,19 @@ def learn_colours(model: colours.ColourModel, edges: np.ndarray, learn: np.ndarr
     ``edges`` (N, 6, 3) Lab, refit the colour means to the colours read on the cells
     ``learn`` (N,) bool, weighted by confidence, :data:`COLOUR_ROUNDS` times.  The cells
     ``learn`` claim tile numbers first (``identify``'s ``first``).  When green and blue
-    end up on one cluster, the photo may lack one of them (``missing_colour``)."""
+    end up on one cluster, the photo may lack one of them; when one of them names no
+    edge, the other's cluster may hold both (``missing_colour``)."""
     learnt = _refit_colours(model, edges, learn)
     if missing_colour.one_cluster(learnt) and learn.any():
         tries = [learnt] + [_refit_colours(missing_colour.without(model, c), edges, learn)
                             for c in (missing_colour.GREEN, missing_colour.BLUE)]
         learnt = missing_colour.best(tries, model, edges[learn])
+    elif learn.any() and (gone := missing_colour.unused(learnt, edges[learn])) is not None:
+        halves = missing_colour.split(learnt, edges[learn], gone)
+        if halves is not None:
+            halves = _refit_colours(halves, edges, learn)
+            if missing_colour.split_wins(learnt, halves, edges[learn]):
+                learnt = halves
     return learnt
 
 
