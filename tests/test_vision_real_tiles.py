@@ -70,3 +70,18 @@ def test_a_lone_tile_read_cleanly_needs_one_look(monkeypatch):
     img[90:150, 85:215] = (128, 128, 128)
     read_photo(img)
     assert len(looks) > 1
+
+
+def test_a_glare_spot_over_part_of_a_real_tile_is_cleared():
+    # a glare spot lifts two corners of real tile 15: only the look cleared of the veil
+    # reads it, cleanly, and that read counts although most of its corners stay black
+    from bench.real_photo_bench import VARIANTS
+    tile, rotation = _labels()[15]
+    board = read_photo(VARIANTS["glare-spot"](_one_tile_picture(15)))
+    assert [(p.tile, p.rotation) for p in board.tiles.values()] == [(tile, rotation)]
+    # the same read over a light table that glare never touched stays unaccepted: a tile
+    # read cleanly with black corners is the first look's, not the veiled look's
+    from vision import reader
+    from vision.image_io import load_photo
+    plain = reader._read_look(load_photo(_one_tile_picture(15)), _one_tile_picture(15), None, "gated")
+    assert plain.readings and not reader._veiled_bodies(load_photo(_one_tile_picture(15)), plain)

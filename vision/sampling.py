@@ -119,14 +119,14 @@ def _corners_at(bgr: np.ndarray, H: np.ndarray, centres: np.ndarray) -> np.ndarr
     return sample(bgr, _apply(H, centres[:, None, :] + CORNER_OFFSETS[None]))
 
 
-def _corner_samples(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
-    """:func:`_corners_at` of ``cells`` (N, 2) at their plane ``shifts`` (N, 2)."""
+def corner_samples(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+    """BGR (N, 6, 3) at the six corners of ``cells`` (N, 2) at their plane ``shifts`` (N, 2)."""
     return _corners_at(bgr, lat.H, np.asarray(cells, np.float64) @ BASIS.T + shifts)
 
 
 def body_colour(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
     """Median BGR (3,) of the corners of ``cells``: the tile bodies' colour in this photo."""
-    return median(_corner_samples(bgr, lat, cells, shifts).reshape(-1, 3), axis=0).astype(np.float64)
+    return median(corner_samples(bgr, lat, cells, shifts).reshape(-1, 3), axis=0).astype(np.float64)
 
 
 def body_lab(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
@@ -136,4 +136,4 @@ def body_lab(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarra
 
 def corner_colours(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
     """Median BGR (N, 3) of each cell's six corners (its body, if a tile lies there)."""
-    return median(_corner_samples(bgr, lat, cells, shifts), axis=1).astype(np.float64)
+    return median(corner_samples(bgr, lat, cells, shifts), axis=1).astype(np.float64)
