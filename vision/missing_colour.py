@@ -58,6 +58,7 @@ cells' edge samples while the other is of at least :data:`COMMON` (a board carri
 link colour on about a quarter of its edges)."""
 
 COMMON = 0.15
+"""... (see :data:`UNUSED`)."""
 
 
 def unused(model: colours.ColourModel, edges: np.ndarray) -> int | None:
@@ -107,6 +108,7 @@ SPLIT_MIN = 6
 """Fewest edge samples on each side of a split."""
 
 SPLIT_ROUNDS = 5
+"""2-means rounds of a split (two clusters of a few dozen samples settle in two or three)."""
 
 
 def without(model: colours.ColourModel, colour: int) -> colours.ColourModel:
