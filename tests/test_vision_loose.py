@@ -1,5 +1,6 @@
 """Tiles away from the Tantrix: which groups of them are loose."""
 
+import numpy as np
 import pytest
 
 from referee.compare import best_alignment
@@ -109,3 +110,19 @@ def test_two_loose_tiles_side_by_side_are_two_places_in_one_patch(bench_scene):
     # is a tile
     _read, _expected, loose, truth = _loose(bench_scene, "real-texture", 80)
     assert {50, 25} <= set(loose) <= set(truth)
+
+
+def test_loose_tiles_on_a_dark_cloth_with_no_board_are_found_without_a_lattice(bench_scene):
+    # real-texture-103: three loose tiles and three face-down ones on a black cloth, no
+    # board.  No look found a lattice (no hexagon blob, no lattice ring), and one look's
+    # lattice held only one tile, given as a one-tile board.  A lattice of one cell on the
+    # clearest tile-sized patch of link colour now reads two of the loose tiles, loose
+    path, truth, _expected = bench_scene("real-texture", 103)
+    assert truth["tiles"] == [] and len(truth["loose"]) == 3
+    read = read_photo(str(path))
+    assert len(read) == 0
+    found = {item["tile"] for item in read.loose}
+    assert found >= {18, 23}
+    true = {t["tile"]: t["pixel"] for t in truth["loose"]}
+    for item in read.loose:
+        assert np.hypot(*np.subtract(item["pixel"], true[item["tile"]])) < 20

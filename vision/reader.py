@@ -538,9 +538,42 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
                                            peak=look == "dense")
                 if lat2 is not None and (lat is None or lat2.score > lat.score):
                     work, ws, lab, model, link, mask, lat = work2, ws2, lab2, model2, link2, mask2, lat2
+    if lat is None and not search.only_following():
+        # (while a live camera only follows its last frame, a frame that does not
+        # follow is read afresh, not from a spot)
+        lat = _lattice_at_a_spot(link)
     scene = _read_cells(photo, work, ws, model, link, mask, lat)
     scene.body_grey = neutral is not None
     return scene
+
+
+SPOT_SIZES = (8.0, 11.0, 16.0, 23.0, 32.0, 45.0)
+"""Cell sizes (centre to corner, working px) at which :func:`_lattice_at_a_spot` looks for
+tile-sized patches of link colour."""
+
+
+def _lattice_at_a_spot(link: np.ndarray) -> Lattice | None:
+    """A lattice of one cell on the clearest tile-sized patch of link colour, for a look
+    whose search found no lattice at all, or ``None``.
+
+    Tiles standing apart on a cloth as dark as their bodies, with no board (real-texture-103:
+    three loose tiles and three face-down ones) make no hexagon blob and no lattice ring,
+    but their links show (:func:`bodies.link_spots`).  At each of :data:`SPOT_SIZES` and
+    :data:`LOOSE_TURNS`, the hexagon whose edge midpoints show links and corners none
+    (:func:`lattice.hexagon_contrast`) best is taken, if it clears
+    :data:`OCCUPIED_CONTRAST`; the cell stage then reads it, and the other patches as
+    tiles off its lattice."""
+    best, contrast = None, OCCUPIED_CONTRAST
+    for size in SPOT_SIZES:
+        spots = bodies.link_spots(link, size)
+        if not spots or len(spots) > MAX_LINK_SPOTS:
+            continue
+        Hs = np.array([lattice.affine(size * R, c) for c in spots for R in _LOOSE_ROTATIONS])
+        con = lattice.hexagon_contrast(link, Hs)
+        i = int(np.argmax(con))
+        if con[i] > contrast:
+            best, contrast = Hs[i], float(con[i])
+    return None if best is None else Lattice(best)
 
 
 def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.ColourModel,

@@ -497,6 +497,11 @@ def following_only(max_misses: int | None = None) -> Iterator[Following]:
         _FOLLOW_ONLY.reset(token)
 
 
+def only_following() -> bool:
+    """Is this read within :func:`following_only` (no lattice is searched for)?"""
+    return _FOLLOW_ONLY.get() is not None
+
+
 def read_at_size(prior: Prior | None, shape: tuple[int, int]) -> bool:
     """Within :func:`following_only`: was ``prior`` found on a working image no larger than
     ``shape`` (h, w)?  Then a larger copy of this frame has nothing to follow."""
