@@ -568,8 +568,8 @@ def _lattice_at_a_spot(link: np.ndarray) -> Lattice | None:
         spots = bodies.link_spots(link, size)
         if not spots or len(spots) > MAX_LINK_SPOTS:
             continue
-        Hs = np.array([lattice.affine(size * R, c) for c in spots for R in _LOOSE_ROTATIONS])
-        con = lattice.hexagon_contrast(link, Hs)
+        # (a square-on lattice of that size: no perspective is known yet)
+        Hs, con = _loose_hexagons(link, Lattice(np.diag([size, size, 1.0])), np.array(spots))
         i = int(np.argmax(con))
         if con[i] > contrast:
             best, contrast = Hs[i], float(con[i])
@@ -1052,7 +1052,7 @@ def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ:
     out = []
     if found:
         owns = [hx.M for hx in blobs] + [None] * len(places)
-        for k, H in enumerate(_loose_hexagons(link, lat, np.array(found), owns)):
+        for k, H in enumerate(_loose_hexagons(link, lat, np.array(found), owns)[0]):
             one, _ = _choose_frame(Lattice(H), np.zeros((1, 2)))
             out.append(_LooseHex(one.H, np.zeros(2), found[k], spot=k >= len(blobs)))
     return out, keep
@@ -1070,9 +1070,9 @@ _LOOSE_ROTATIONS = np.array([search.turn(a) for a in LOOSE_TURNS])
 
 
 def _loose_hexagons(link: np.ndarray, lat: Lattice, centres: np.ndarray,
-                    owns: list | None = None) -> np.ndarray:
+                    owns: list | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The 3x3 maps (unit plane hexagon → working image), (N, 3, 3), of loose tiles at
-    ``centres`` (N, 2) (working px).
+    ``centres`` (N, 2) (working px), and their hexagon contrast (N,).
 
     A loose tile lies on the table's plane, so it has the lattice's cells' size and
     perspective there, turned its own way: of the lattice's cell there at each of
@@ -1091,7 +1091,8 @@ def _loose_hexagons(link: np.ndarray, lat: Lattice, centres: np.ndarray,
         Hs[i, k] = Hs[i, 0] if own is None else lattice.affine(own, centres[i])
     # (all at once: one at a time cost a 720p frame with a cloth's print 11 ms)
     contrast = lattice.hexagon_contrast(link, Hs.reshape(-1, 3, 3)).reshape(n, k + 1)
-    return Hs[np.arange(n), contrast.argmax(1)]
+    best = contrast.argmax(1)
+    return Hs[np.arange(n), best], contrast[np.arange(n), best]
 
 
 def _plausible_unreadable(bad: list, good: list) -> list:
