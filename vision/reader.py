@@ -283,7 +283,8 @@ def _analyse_with_region(photo: Photo, source: Any, profile: Any, pitch_px: floa
         if box is not None and (box[2] - box[0]) * (box[3] - box[1]) < REGION_SHARE * w * h:
             other = _analyse_region(photo, source, box, profile, pitch_px, depth - 1)
             if second_look.better(other, scene):
-                scene = other
+                scene, other = other, scene
+            _borrow_loose(scene, [other])
     return scene
 
 
@@ -299,6 +300,7 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
     (:func:`_body_grey`).
     """
     scene = _analyse_once(photo, source, profile, second_look.LOOKS[0], pitch_px, prior)
+    others = []
     for look in second_look.LOOKS[1:]:
         # (a board read well but veiled in part, its bodies grey: the veiled tiles are
         # missing from the read, and only the unveiled look finds them)
@@ -309,7 +311,9 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
         other = _analyse_once(photo, source, profile, look, pitch_px, prior,
                               beside=scene if veil_beside else None)
         if other is not None and second_look.better(other, scene):
-            scene = other
+            scene, other = other, scene
+        if other is not None:
+            others.append(other)
     # (not while a live camera follows its last frame: a frame that does not follow is
     # searched afresh, and read with the bodies' grey then)
     grey = None if prior is not None else _body_grey(scene, profile)
@@ -318,8 +322,61 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
         start = search.Prior(scene.lattice, scene.work.shape[:2])
         other = _read_look(photo, source, profile, "gated", pitch_px, start, neutral=grey)
         if other is not None and second_look.better(other, scene):
-            scene = other
+            scene, other = other, scene
+        if other is not None:
+            others.append(other)
+    _borrow_loose(scene, others)
     return scene
+
+
+BORROWED_CONFIDENCE = 0.99
+"""A loose tile of a read not kept joins the kept read only when read this confidently ..."""
+AGREEING = 0.8
+"""... by a read that gave at least this share of the kept read's board numbers too (of
+three or more): another look's colour model gone astray on a blue check cloth read a
+square of it as a loose tile with 0.999 (real-texture-9)."""
+
+
+def _tile_size(scene: Scene) -> float | None:
+    """Centre-to-corner size of the scene's cells, original px."""
+    if scene.lattice is None:
+        return None
+    cells = np.array([c for c, _rd, _px in scene.readings + scene.unreadable]).reshape(-1, 2)
+    if len(cells) == 0:
+        cells = scene.cells
+    if len(cells) == 0:
+        return None
+    return _median_size(scene.lattice, cells) / scene.work_scale
+
+
+def _borrow_loose(scene: Scene, others: list) -> None:
+    """Loose tiles that other reads of the photo (``others``: other looks, or the crop or
+    the whole photo) read confidently, where the kept read ``scene`` has nothing and of
+    numbers it does not give, join it.
+
+    Each look finds the loose tiles its own link image shows: a tile beside a face-down
+    one, or small on a check cloth, may stand out in one look only, while another look
+    reads the board better (real-texture-9: the crop read the board and one loose tile,
+    the whole photo the board and another; hard and real-texture 0-119: 7 loose tiles
+    more, none invented)."""
+    size = _tile_size(scene)
+    if size is None:
+        return
+    taken = [np.asarray(px, np.float64) for _c, _rd, px in scene.readings + scene.unreadable]
+    taken += [np.asarray(it["pixel"], np.float64) for it in scene.loose]
+    board = {rd.tile for _c, rd, _px in scene.readings}
+    numbers = board | {it["tile"] for it in scene.loose}
+    for other in others:
+        if len(board) < 3 or len(board & {rd.tile for _c, rd, _px in other.readings}) < AGREEING * len(board):
+            continue
+        for it in other.loose:
+            at = np.asarray(it["pixel"], np.float64)
+            if (it["confidence"] < BORROWED_CONFIDENCE or it["tile"] in numbers
+                    or any(np.linalg.norm(at - t) < 1.2 * size for t in taken)):
+                continue
+            scene.loose.append(it)
+            taken.append(at)
+            numbers.add(it["tile"])
 
 
 BODY_APART = 7.0
