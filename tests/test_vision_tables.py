@@ -195,6 +195,26 @@ def test_a_confident_cell_short_of_body_corners_is_held_by_its_neighbours():
         assert len(keep) == 2 and len(bad) == 1
 
 
+def test_a_faint_cell_read_nearly_clearly_is_held_by_its_neighbours(bench_scene):
+    # a faint cell must read clearly (fit 0.75) to count; one read at fit 0.72 and 0.995
+    # sure is a tile when two neighbours are tiles, and stays out alone or read less surely
+    from vision.identify import Reading
+    nearly, unsure = Reading(9, 0, 0.995, 0.72), Reading(9, 0, 0.95, 0.72)
+    board = [((0, 0), Reading(1, 0, 0.99, 0.95), None), ((1, 0), Reading(2, 0, 0.99, 0.95), None)]
+    body = {(0, 1): 1.0, (5, 5): 1.0}
+    assert not reader._clear(nearly)
+    keep, _ = reader._held_by_neighbours(list(board), [((0, 1), nearly, None)], body, reader.NEARLY)
+    assert [c for c, _rd, _px in keep] == [(0, 0), (1, 0), (0, 1)]
+    for cell, rd in (((5, 5), nearly), ((0, 1), unsure)):
+        keep, _ = reader._held_by_neighbours(list(board), [(cell, rd, None)], body, reader.NEARLY)
+        assert len(keep) == 2
+    # hard-102: five tiles of 174 px on a red check cloth; the corner tile's cell read
+    # right at fit 0.74 and confidence 0.996 and was left out
+    path, _truth, expected = bench_scene("hard", 102)
+    read = read_photo(str(path))
+    assert best_alignment(expected, read)[2] == len(expected) == len(read) == 5
+
+
 def test_search_centre_is_the_densest_link_colour_not_the_mean():
     from vision import search
     link = np.zeros((400, 600), np.float32)

@@ -731,7 +731,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             readings = identify.identify(logp, first=rounds, last_if=UNFIT)
         loose_readings = readings[len(occ):]
         readings = readings[:len(occ)]
-        keep, bad = [], []
+        keep, bad, nearly = [], [], []
         centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts) / ws
         body = cover.body_corners(np.concatenate([corners, loose_corners]), model,
                                   np.concatenate([cleared, loose_corners]), len(occ)).mean(-1)
@@ -743,6 +743,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                 # (a clear cell read again where its neighbours put it: still doubt if it
                 # does not then read clearly, or only as its next-best number)
                 (keep if readable and _clear(rd) and not rd.pushed else bad).append(item)
+                if readable and not _clear(rd) and body[i] >= BODY_CORNERS:
+                    nearly.append(item)
                 continue
             if not strong[i] or unveiled[i]:
                 # a faint cell beside the tiles (or one read cleared of glare) counts only if
@@ -750,9 +752,14 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                 if readable and _clear(rd):
                     keep.append(item)
                     won.append(i)
+                elif readable and body[i] >= BODY_CORNERS:
+                    nearly.append(item)
                 continue
             (keep if readable else bad).append(item)
-        keep, bad = _held_by_neighbours(keep, bad, {tuple(int(v) for v in c): b for c, b in zip(occ, body)})
+        body_of = {tuple(int(v) for v in c): b for c, b in zip(occ, body)}
+        keep, _ = _held_by_neighbours(keep, nearly, body_of, NEARLY)
+        held = {cell for cell, _rd, _px in keep}
+        keep, bad = _held_by_neighbours(keep, [it for it in bad if it[0] not in held], body_of)
         keep, bad = _read_through_cover(keep, bad, occ, logp[:len(occ)])
         # a glare patch over several tiles is read from its edge inwards: a cell read
         # clearly only once cleared of the veil holds its neighbours as a clear cell does
@@ -998,24 +1005,32 @@ def _readable(rd: identify.Reading, body: float) -> bool:
             and (not rd.pushed or _clear(rd)))
 
 
-HELD_FIT = 0.8
-HELD_CONFIDENCE = 0.95
-HELD_BODY = 0.6
+HELD_READING = (0.8, 0.95, 0.6)
 HELD_BY = 2
 """A cell read this well (fit, confidence) with this share of body corners is a tile when
 at least ``HELD_BY`` of its neighbours are (:func:`_held_by_neighbours`)."""
 
+NEARLY = (0.7, 0.99, BODY_CORNERS)
+"""... and so is a faint cell (or a clear one read again where its neighbours put it),
+which must otherwise read clearly (:func:`_clear`, fit 0.75), when it reads this well:
+hard-102's corner tile, 174 px across on a red check cloth, read right at fit 0.74 and
+confidence 0.996, and so did a cell at real-texture-113's board's rim (hard and
+real-texture 0-119: 2 tiles more and 2 perfect boards, none wrong; 120-199 the same)."""
 
-def _held_by_neighbours(keep: list, bad: list, body: dict) -> tuple[list, list]:
+
+def _held_by_neighbours(keep: list, bad: list, body: dict,
+                        least: tuple[float, float, float] = HELD_READING) -> tuple[list, list]:
     """Cells of ``bad`` that read confidently but show two body corners too few (a tile
     at the board's edge whose corner samples catch the table, hard-46) are given when
     tiles were read beside them; alone, such a reading may be a hand's or a cloth's.
-    ``body``: cell → share of body corners.  Returns (keep, bad)."""
+    ``body``: cell → share of body corners; ``least``: the fit, confidence and body
+    share a cell needs (:data:`HELD_READING`, :data:`NEARLY`).  Returns (keep, bad)."""
     keep, still = list(keep), []
     kept = {cell for cell, _rd, _px in keep}
+    fit, confidence, body_share = least
     for item in bad:
         cell, rd, _px = item
-        if (rd.fit >= HELD_FIT and rd.confidence >= HELD_CONFIDENCE and body[cell] >= HELD_BODY
+        if (rd.fit >= fit and rd.confidence >= confidence and body[cell] >= body_share
                 and sum(n in kept for n in neighbours(cell)) >= HELD_BY):
             keep.append(item)
         else:
