@@ -78,6 +78,13 @@ def unused(model: colours.ColourModel, edges: np.ndarray) -> int | None:
     return None
 
 
+SPLIT_MIN = 6
+"""Fewest edge samples on each side of a split."""
+
+SPLIT_ROUNDS = 5
+"""2-means rounds of a split (two clusters of a few dozen samples settle in two or three)."""
+
+
 def split(model: colours.ColourModel, edges: np.ndarray, colour: int) -> colours.ColourModel | None:
     """``model`` with the samples of ``edges`` (N, 6, 3) Lab it names green or blue (the
     one of the two that is not ``colour``) split in two by hue (2-means in a/b), the half
@@ -102,13 +109,6 @@ def split(model: colours.ColourModel, edges: np.ndarray, colour: int) -> colours
     means[colour] = np.median(mine[near], axis=0)
     means[other] = np.median(mine[~near], axis=0)
     return replace(model, means=means)
-
-
-SPLIT_MIN = 6
-"""Fewest edge samples on each side of a split."""
-
-SPLIT_ROUNDS = 5
-"""2-means rounds of a split (two clusters of a few dozen samples settle in two or three)."""
 
 
 def without(model: colours.ColourModel, colour: int) -> colours.ColourModel:

@@ -200,6 +200,12 @@ def _median_size(lat: Lattice, cells: np.ndarray) -> float:
     return float(median(lat.cell_size(cells))) if len(cells) else 10.0
 
 
+def _read_cell_size(scene: Scene) -> float:
+    """Centre-to-corner size (original px) of the cells a read with a lattice read."""
+    cells = np.array([c for c, _rd, _px in scene.readings]).reshape(-1, 2)
+    return _median_size(scene.lattice, cells) / scene.work_scale
+
+
 def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated",
                   neutral: np.ndarray | None = None
                   ) -> tuple[colours.ColourModel, np.ndarray, np.ndarray] | None:
@@ -337,18 +343,6 @@ three or more): another look's colour model gone astray on a blue check cloth re
 square of it as a loose tile with 0.999 (real-texture-9)."""
 
 
-def _tile_size(scene: Scene) -> float | None:
-    """Centre-to-corner size of the scene's cells, original px."""
-    if scene.lattice is None:
-        return None
-    cells = np.array([c for c, _rd, _px in scene.readings + scene.unreadable]).reshape(-1, 2)
-    if len(cells) == 0:
-        cells = scene.cells
-    if len(cells) == 0:
-        return None
-    return _median_size(scene.lattice, cells) / scene.work_scale
-
-
 def _borrow_loose(scene: Scene, others: list) -> None:
     """Loose tiles that other reads of the photo (``others``: other looks, or the crop or
     the whole photo) read confidently, where the kept read ``scene`` has nothing and of
@@ -359,15 +353,15 @@ def _borrow_loose(scene: Scene, others: list) -> None:
     reads the board better (real-texture-9: the crop read the board and one loose tile,
     the whole photo the board and another; hard and real-texture 0-119: 7 loose tiles
     more, none invented)."""
-    size = _tile_size(scene)
-    if size is None:
+    board = {rd.tile for _c, rd, _px in scene.readings}
+    if not others or len(board) < 3 or scene.lattice is None:
         return
+    size = _read_cell_size(scene)
     taken = [np.asarray(px, np.float64) for _c, _rd, px in scene.readings + scene.unreadable]
     taken += [np.asarray(it["pixel"], np.float64) for it in scene.loose]
-    board = {rd.tile for _c, rd, _px in scene.readings}
     numbers = board | {it["tile"] for it in scene.loose}
     for other in others:
-        if len(board) < 3 or len(board & {rd.tile for _c, rd, _px in other.readings}) < AGREEING * len(board):
+        if len(board & {rd.tile for _c, rd, _px in other.readings}) < AGREEING * len(board):
             continue
         for it in other.loose:
             at = np.asarray(it["pixel"], np.float64)
@@ -540,8 +534,7 @@ def _veiled_additions(photo: Photo, scene: Scene, beside: Scene) -> bool:
     if scene.lattice is None or not scene.readings or not beside.readings:
         return False
     had = np.array([px for _c, _rd, px in beside.readings])
-    cells = np.array([c for c, _rd, _px in scene.readings])
-    cell = _median_size(scene.lattice, cells) / scene.work_scale
+    cell = _read_cell_size(scene)
     new = [c for c, _rd, px in scene.readings if np.hypot(*(had - px).T).min() > cell]
     if not new:
         return False
@@ -743,7 +736,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                 # (a clear cell read again where its neighbours put it: still doubt if it
                 # does not then read clearly, or only as its next-best number)
                 (keep if readable and _clear(rd) and not rd.pushed else bad).append(item)
-                if readable and not _clear(rd) and body[i] >= BODY_CORNERS:
+                if readable and not _clear(rd):
                     nearly.append(item)
                 continue
             if not strong[i] or unveiled[i]:
@@ -752,7 +745,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                 if readable and _clear(rd):
                     keep.append(item)
                     won.append(i)
-                elif readable and body[i] >= BODY_CORNERS:
+                elif readable:
                     nearly.append(item)
                 continue
             (keep if readable else bad).append(item)
