@@ -56,3 +56,17 @@ def test_real_photo_read_whole_when_camera_or_light_change(name, variant):
     from bench.real_photo_bench import read_variant
     row = read_variant(name, variant)
     assert row["right"] == row["tiles"], row
+
+
+@pytest.mark.parametrize("variant", ["warm-strong-dim", "glare-warm"])
+def test_pale_blue_links_under_a_warm_lamp_are_not_read_green(variant):
+    """carpet13's Discovery tiles carry no green.  Under a strong warm cast, dimmed, or a
+    warm-tinted glare spot, its pale blue links lie halfway between the green and blue
+    prototypes; learnt as four colours they were split in two and 9 and 5 of the 12 tiles
+    read as their green twins.  The model without green is likelier there, and wins."""
+    if not (PHOTOS / "carpet13.jpg").exists():
+        pytest.skip("real photos missing")
+    from bench.real_photo_bench import read_variant
+    row = read_variant("carpet13", variant)
+    assert row["right"] >= row["tiles"] - 1, row
+    assert row["read"] == row["right"], row

@@ -85,7 +85,8 @@ def read_shown(logp: np.ndarray, hidden: np.ndarray, taken: set[int]) -> list[Re
     flat = sc.reshape(n, -1)
     lse = identify.log_sum_exp(flat)
     best = flat.argmax(1)
-    conf = np.exp(flat[np.arange(n), best] - lse)
+    with np.errstate(invalid="ignore"):  # (every number taken: -inf - -inf, not ok below)
+        conf = np.exp(flat[np.arange(n), best] - lse)
     ok = (hidden.sum(1) <= MOST_HIDDEN) & (conf >= SURE_OF_COVERED) & np.isfinite(lse)
     out: list[Reading | None] = [None] * n
     given = set(taken)
