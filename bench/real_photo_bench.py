@@ -104,13 +104,16 @@ VARIANTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "warm": lambda x: _cast(x, (0.85, 0.97, 1.08)),
     "warm-strong": lambda x: _cast(x, (0.7, 0.95, 1.15)),
     "warm-strong-dim": lambda x: _gamma(_cast(x, (0.7, 0.95, 1.15)), 1.5),
+    "tungsten": lambda x: _cast(x, (0.55, 0.85, 1.2)),
     "cold": lambda x: _cast(x, (1.2, 1.0, 0.8)),
+    "cold-strong": lambda x: _cast(x, (1.35, 1.0, 0.7)),
     "glare-spot": _glare_spot,
     "glare-warm": lambda x: _cast(_glare_spot(x), (0.8, 0.95, 1.1)),
     "falloff-0.4": lambda x: _falloff(x, 0.4),
     "jpeg-25": lambda x: _jpeg(x, 25),
     "blur-1.5": lambda x: cv2.GaussianBlur(x, (0, 0), 1.5),
     "noise-12": lambda x: _noise(x, 12.0),
+    "over-exposed": lambda x: np.clip(x * 1.6, 0, 255).astype(np.uint8),
     "washed-out": lambda x: cv2.addWeighted(
         x, 0.6, cv2.cvtColor(cv2.cvtColor(x, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), 0.4, 0),
 }
@@ -149,7 +152,9 @@ def run(variants: list[str], progress: bool = True) -> dict[str, Any]:
     tiles = sum(r["tiles"] for r in rows)
     right = sum(r["right"] for r in rows)
     whole = sum(r["right"] == r["tiles"] for r in rows)
+    wrong = sum(r["read"] - r["right"] for r in rows)
     return {"summary": {"reads": len(rows), "tiles": tiles, "tiles_right": right,
+                        "tiles_wrong": wrong,
                         "identity": round(right / tiles, 4) if tiles else None,
                         "photos_read_whole": whole},
             "rows": rows}
@@ -159,17 +164,19 @@ def table(report: dict[str, Any]) -> str:
     """The report as Markdown: one row per variant, one column pair per photo."""
     by = {(r["photo"], r["variant"]): r for r in report["rows"]}
     variants = list(dict.fromkeys(r["variant"] for r in report["rows"]))
-    lines = ["| variant | " + " | ".join(f"{n} right / tiles (unreadable)" for n in NAMES) + " |",
+    lines = ["| variant | " + " | ".join(f"{n} right / tiles (wrong, unreadable)" for n in NAMES)
+             + " |",
              "|---|" + "---|" * len(NAMES)]
     for v in variants:
         cells = []
         for n in NAMES:
             r = by.get((n, v))
-            cells.append("–" if r is None else f"{r['right']} / {r['tiles']} ({r['unreadable']})")
+            cells.append("–" if r is None else
+                         f"{r['right']} / {r['tiles']} ({r['read'] - r['right']}, {r['unreadable']})")
         lines.append(f"| {v} | " + " | ".join(cells) + " |")
     s = report["summary"]
     lines.append(f"\n{s['tiles_right']} of {s['tiles']} tiles right ({100 * s['identity']:.1f} %), "
-                 f"{s['photos_read_whole']} of {s['reads']} reads whole")
+                 f"{s['tiles_wrong']} read wrong, {s['photos_read_whole']} of {s['reads']} reads whole")
     return "\n".join(lines) + "\n"
 
 
