@@ -56,3 +56,11 @@ def fits(edges: tuple[str, ...], facing: list[str | None]) -> int | None:
         if f is not None and f != edges[e]:
             return e
     return None
+
+
+def touching_edges(board: Board, cell: Cell) -> tuple[int, int]:
+    """(edges of the tile on ``cell`` that touch another tile, how many of them match)."""
+    edges = board.tiles[cell].edges
+    facing = facing_colours(board, cell)
+    touching = [e for e in range(6) if facing[e] is not None]
+    return len(touching), sum(facing[e] == edges[e] for e in touching)

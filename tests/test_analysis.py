@@ -315,3 +315,24 @@ def test_legal_random_positions_break_no_restraint_and_match(seed):
     report = analyze(board)
     assert report["mismatches"] == []
     assert report["restraint_violations"] == []
+
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_touching_edges_agree_with_the_mismatch_list(seed):
+    # random tiles at random turns on a patch of cells (clashes everywhere) and a legal
+    # position: every touching edge of a cell matches or is one of the board's mismatches
+    from referee.matching import mismatches, touching_edges
+    rng = random.Random(seed)
+    cells = [(q, r) for q in range(-2, 3) for r in range(-2, 3) if abs(q + r) <= 2]
+    numbers = rng.sample(range(1, 57), len(cells))
+    for board in (Board.from_placements([(c, n, rng.randrange(6)) for c, n in zip(cells, numbers)]),
+                  random_position(20, seed)):
+        clashes = {}
+        for m in mismatches(board):
+            for c in (m.cell, m.neighbour):
+                clashes[c] = clashes.get(c, 0) + 1
+        for cell in board.tiles:
+            touching, matching = touching_edges(board, cell)
+            assert touching == sum(n in board.tiles for n in neighbours(cell))
+            assert touching - matching == clashes.get(cell, 0)

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.board import board_from_json
+from referee.board import Board, board_from_json
 from referee.compare import best_alignment, same_position
 from referee.randomgame import random_position
 from vision import bodies, colours, read_photo, reader, second_look
@@ -243,3 +243,40 @@ def test_a_cloth_lattice_that_kept_no_tile_does_not_outrank_a_read_board(bench_s
     empty = reader.Scene(scene.photo, scene.work, scene.work_scale, lattice=scene.lattice)
     assert second_look.earned(empty) == 0
     assert second_look.better(scene, empty)
+
+
+@pytest.mark.parametrize("index", [61, 67])
+def test_a_poor_cell_that_matches_no_neighbour_is_not_a_tile(bench_scene, index):
+    # hard-61 (a floral cloth) and hard-67 (a striped one): a patch of the cloth beside the
+    # board read as a tile (fit 0.67; 0.76 and 0.78), clashing with every tile it touches.
+    # Such a cell is unreadable, not a tile: the boards are read exactly.
+    path, _truth, expected = bench_scene("hard", index)
+    read = read_photo(str(path))
+    assert same_position(expected, read)
+
+
+
+def _clash_beside(board, cell):
+    """A (tile, rotation) on ``cell`` whose touching edge clashes with ``board``'s tile."""
+    from referee.matching import touching_edges
+    for tile in range(1, 57):
+        for rotation in range(6):
+            if board.cell_of(tile) is None:
+                trial = board.copy()
+                trial.place(cell, tile, rotation)
+                if touching_edges(trial, cell) == (1, 0):
+                    return tile, rotation
+    raise AssertionError("no clashing tile")
+
+
+def test_only_a_poorly_read_clash_is_taken_off():
+    from vision.identify import Reading
+    board = Board.from_placements([((0, 0), 1, 0)])
+    tile, rotation = _clash_beside(board, (1, 0))
+    items = [((0, 0), Reading(1, 0, confidence=0.99, fit=0.95), np.zeros(2)),
+             ((1, 0), Reading(tile, rotation, confidence=0.99, fit=0.7), np.zeros(2))]
+    kept, odd = reader._matching_none(items)
+    assert [c for c, _rd, _px in kept] == [(0, 0)] and [c for c, _rd, _px in odd] == [(1, 0)]
+    # read well, the same clash stays on the board for the referee to see
+    items[1] = ((1, 0), Reading(tile, rotation, confidence=0.99, fit=0.9), np.zeros(2))
+    assert reader._matching_none(items) == (items, [])

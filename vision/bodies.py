@@ -262,11 +262,9 @@ def link_spots(link: np.ndarray, size: float) -> list[np.ndarray]:
     f = max(1.0, size / 5.0)
     links = (link > 0.5).astype(np.uint8) * 255
     if f > 1.0:
-        # (dsize as OpenCV rounds fx and fy, but at least a pixel: a tiny crop read with a
-        # big spot size would round to nothing)
-        h, w = links.shape
-        links = cv2.resize(links, (max(1, round(w / f)), max(1, round(h / f))),
-                           interpolation=cv2.INTER_AREA)
+        if np.rint(np.array(links.shape) * (1 / f)).min() < 1:
+            return []  # (a crop smaller than a pixel of the reduction: OpenCV would fail)
+        links = cv2.resize(links, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
     r = max(1, int(round(0.6 * size / f)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     closed = cv2.morphologyEx((links >= 64).astype(np.uint8), cv2.MORPH_CLOSE, kernel)

@@ -15,6 +15,7 @@ import numpy as np
 
 from referee.board import Board
 from referee.hexgrid import components, distance, neighbours
+from referee.matching import touching_edges
 
 from . import (bodies, colours, cover, haze, identify, lattice, missing_colour, region, sampling,
                search, second_look, table)
@@ -770,6 +771,10 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     # (tiles off the lattice: hexagon blobs, read or not, and tile-sized places read)
     others = sum(not hx.spot for hx in hexes) + sum(hx.spot for hx, _item in found)
     keep, isolated = _split_isolated(keep, others, bad)
+    # (the board's tiles only: two loose tiles side by side match each other no more
+    # than a cloth's patch does)
+    keep, odd = _matching_none(keep)
+    bad = bad + odd
     if cloth and not keep:
         # a lattice over a patterned cloth that reads no two touching tiles found the
         # cloth, not a Tantrix: its cells read alone are dots of the print
@@ -1170,6 +1175,33 @@ def _plausible_unreadable(bad: list, good: list) -> list:
     have = {c for c, _rd, _px in good}
     near = [it for it in bad if any(n in have for n in neighbours(it[0]))]
     return near[:max(room, 0)]
+
+
+ODD_FIT = 0.8
+"""A tile read with a fit under this that matches none of the tiles it touches is reported
+unreadable (:func:`_matching_none`)."""
+
+
+def _matching_none(items: list) -> tuple[list, list]:
+    """The cells ``items`` (cell, reading, px) less those that read poorly (fit under
+    :data:`ODD_FIT`) and match none of the tiles read beside them; and those.
+
+    Every touching edge matches in a legal position, and a board that breaks the rule
+    breaks it on an edge or two: a poor reading whose every touching edge clashes is more
+    likely a patch of cloth at the board's rim, or a misread, than a tile (hard and
+    real-texture 0-199: 6 cloth cells and 1 misread, no tile read right).  The cell is
+    reported unreadable, not read otherwise: a real clash stays for the referee to see
+    wherever the tiles read well."""
+    board = Board()
+    for cell, rd, _px in items:
+        board.place(cell, rd.tile, rd.rotation)
+    odd = set()
+    for cell, rd, _px in items:
+        if rd.fit < ODD_FIT:
+            touching, matching = touching_edges(board, cell)
+            if touching and not matching:
+                odd.add(cell)
+    return [it for it in items if it[0] not in odd], [it for it in items if it[0] in odd]
 
 
 FAR_GROUP = 3
