@@ -774,6 +774,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     # (the board's tiles only: two loose tiles side by side match each other no more
     # than a cloth's patch does)
     keep, odd = _matching_none(keep)
+    keep, bad = _matching_all(keep, bad)
     bad = bad + odd
     if cloth and not keep:
         # a lattice over a patterned cloth that reads no two touching tiles found the
@@ -1202,6 +1203,42 @@ def _matching_none(items: list) -> tuple[list, list]:
             if touching and not matching:
                 odd.add(cell)
     return [it for it in items if it[0] not in odd], [it for it in items if it[0] in odd]
+
+
+MATCHED_READING = (0.5, 0.8, 3)
+"""(fit, confidence, touching edges) at and above which an unreadable cell whose reading
+matches every tile it touches is a tile (:func:`_matching_all`)."""
+
+
+def _matching_all(keep: list, bad: list) -> tuple[list, list]:
+    """The board ``keep`` with the cells of ``bad`` whose reading matches every tile read
+    beside them, on :data:`MATCHED_READING` edges or more, at its fit and confidence; and
+    the cells left in ``bad``.
+
+    A reading a little short of clear, whose number is free, that agrees with three or
+    more neighbours on every touching edge is more likely the tile than a chance (a wrong
+    tile differs from the right one on two edges at least, which often face a neighbour).
+    hard and real-texture 0-199: of the cells reported unreadable, 5 such, all read right;
+    at confidence 0.5, 7 and a wrong one.  Most confident first, each against the board as
+    it grows."""
+    fit, confidence, least = MATCHED_READING
+    board = Board()
+    for cell, rd, _px in keep:
+        board.place(cell, rd.tile, rd.rotation)
+    taken = []
+    for item in sorted(bad, key=lambda it: -(it[1].confidence if it[1] is not None else 0.0)):
+        cell, rd, _px = item
+        if (rd is None or rd.fit < fit or rd.confidence < confidence
+                or cell in board.tiles or board.cell_of(rd.tile) is not None):
+            continue
+        board.place(cell, rd.tile, rd.rotation)
+        touching, matching = touching_edges(board, cell)
+        if touching >= least and matching == touching:
+            taken.append(item)
+        else:
+            board.remove(cell)
+    cells = {cell for cell, _rd, _px in taken}
+    return keep + taken, [it for it in bad if it[0] not in cells]
 
 
 FAR_GROUP = 3
