@@ -751,7 +751,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                 continue
             (keep if readable else bad).append(item)
         body_of = {tuple(int(v) for v in c): b for c, b in zip(occ, body)}
-        keep, _ = _held_by_neighbours(keep, nearly, body_of, NEARLY)
+        keep, unheld = _held_by_neighbours(keep, nearly, body_of, NEARLY)
         held = {cell for cell, _rd, _px in keep}
         keep, bad = _held_by_neighbours(keep, [it for it in bad if it[0] not in held], body_of)
         keep, bad = _read_through_cover(keep, bad, occ, logp[:len(occ)])
@@ -774,7 +774,10 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     # (the board's tiles only: two loose tiles side by side match each other no more
     # than a cloth's patch does)
     keep, odd = _matching_none(keep)
-    keep, bad = _matching_all(keep, bad)
+    # (unread cells, and cells that read nearly clearly but were not held by neighbours)
+    keep, rest = _matching_all(keep, bad + unheld)
+    left = {cell for cell, _rd, _px in rest}
+    bad = [it for it in bad if it[0] in left]
     bad = bad + odd
     if cloth and not keep:
         # a lattice over a patterned cloth that reads no two touching tiles found the
@@ -1211,16 +1214,17 @@ matches every tile it touches is a tile (:func:`_matching_all`)."""
 
 
 def _matching_all(keep: list, bad: list) -> tuple[list, list]:
-    """The board ``keep`` with the cells of ``bad`` whose reading matches every tile read
-    beside them, on :data:`MATCHED_READING` edges or more, at its fit and confidence; and
-    the cells left in ``bad``.
+    """The board ``keep`` with the cells of ``bad`` (doubtful cells: unreadable ones, and
+    ones that read nearly clearly but not beside two tiles) whose reading matches every
+    tile read beside them, on :data:`MATCHED_READING` edges or more, at its fit and
+    confidence; and the cells left in ``bad``.
 
     A reading a little short of clear, whose number is free, that agrees with three or
     more neighbours on every touching edge is more likely the tile than a chance (a wrong
     tile differs from the right one on two edges at least, which often face a neighbour).
-    hard and real-texture 0-199: of the cells reported unreadable, 5 such, all read right;
-    at confidence 0.5, 7 and a wrong one.  Most confident first, each against the board as
-    it grows."""
+    hard and real-texture 0-199: of the cells reported unreadable, 5 such, all read right
+    (at confidence 0.5, 7 and a wrong one); of the nearly clear ones, 4 more, all right.
+    Most confident first, each against the board as it grows."""
     fit, confidence, least = MATCHED_READING
     board = Board()
     for cell, rd, _px in keep:
