@@ -777,8 +777,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     # (unread cells, and cells that read nearly clearly but were not held by neighbours)
     keep, rest = _matching_all(keep, bad + unheld)
     left = {cell for cell, _rd, _px in rest}
-    bad = [it for it in bad if it[0] in left]
-    bad = bad + odd
+    bad = [it for it in bad if it[0] in left] + odd
     if cloth and not keep:
         # a lattice over a patterned cloth that reads no two touching tiles found the
         # cloth, not a Tantrix: its cells read alone are dots of the print
@@ -1181,6 +1180,15 @@ def _plausible_unreadable(bad: list, good: list) -> list:
     return near[:max(room, 0)]
 
 
+def _board_of(items: list) -> Board:
+    """The position of read cells ``items`` (cell, reading, px), for the golden rule's
+    tests (``referee.matching``)."""
+    board = Board()
+    for cell, rd, _px in items:
+        board.place(cell, rd.tile, rd.rotation)
+    return board
+
+
 ODD_FIT = 0.8
 """A tile read with a fit under this that matches none of the tiles it touches is reported
 unreadable (:func:`_matching_none`)."""
@@ -1196,9 +1204,7 @@ def _matching_none(items: list) -> tuple[list, list]:
     real-texture 0-199: 6 cloth cells and 1 misread, no tile read right).  The cell is
     reported unreadable, not read otherwise: a real clash stays for the referee to see
     wherever the tiles read well."""
-    board = Board()
-    for cell, rd, _px in items:
-        board.place(cell, rd.tile, rd.rotation)
+    board = _board_of(items)
     odd = set()
     for cell, rd, _px in items:
         if rd.fit < ODD_FIT:
@@ -1226,9 +1232,7 @@ def _matching_all(keep: list, bad: list) -> tuple[list, list]:
     (at confidence 0.5, 7 and a wrong one); of the nearly clear ones, 4 more, all right.
     Most confident first, each against the board as it grows."""
     fit, confidence, least = MATCHED_READING
-    board = Board()
-    for cell, rd, _px in keep:
-        board.place(cell, rd.tile, rd.rotation)
+    board = _board_of(keep)
     taken = []
     for item in sorted(bad, key=lambda it: -(it[1].confidence if it[1] is not None else 0.0)):
         cell, rd, _px = item
@@ -1317,9 +1321,8 @@ def _apply_profile(model: colours.ColourModel, profile: Any) -> colours.ColourMo
 
 def to_board(scene: Scene) -> Board:
     """The Board of an analysed scene, with CONTRACT.md's reader extras."""
-    board = Board()
+    board = _board_of(scene.readings)
     for cell, rd, px in scene.readings:
-        board.place(cell, rd.tile, rd.rotation)
         board.extras[cell] = {"confidence": round(rd.confidence, 4),
                               "pixel": [round(float(px[0]), 1), round(float(px[1]), 1)]}
     board.loose = list(scene.loose)
