@@ -5,12 +5,13 @@
 
 The two labelled real photos (``../shared/real_photos``) are read as taken and as a camera
 or a lamp could have made them otherwise: smaller, turned, seen more obliquely, darker,
-brighter, under a warm or a cold cast, under a lamp's glare spot or light falling off
-across the table, blurred, noisy, compressed harder.  Each variant is
+brighter, over-exposed, under a warm or a cold cast (up to a tungsten lamp the camera did
+not balance), under a lamp's glare spot (white or warm) or light falling off across the
+table, blurred, noisy, compressed harder.  Each variant is
 a plain image operation on the real photo (no rendering), so this measures the reader on
 real tiles, real glare and real tables, which the synthetic tiers only imitate.  Per
-variant: tiles right (number and rotation, after the best alignment), tiles read, loose and
-unreadable tiles, seconds.  Output: a table on stdout and
+variant: tiles right (number and rotation, after the best alignment), tiles read (those
+not right are read wrong), loose and unreadable tiles, seconds.  Output: a table on stdout and
 ``bench/results/real_photos.json``.  The photos are read from ``../shared``, never copied.
 """
 from __future__ import annotations

@@ -317,7 +317,6 @@ def test_legal_random_positions_break_no_restraint_and_match(seed):
     assert report["restraint_violations"] == []
 
 
-
 @pytest.mark.parametrize("seed", range(8))
 def test_touching_edges_agree_with_the_mismatch_list(seed):
     # random tiles at random turns on a patch of cells (clashes everywhere) and a legal

@@ -255,7 +255,6 @@ def test_a_poor_cell_that_matches_no_neighbour_is_not_a_tile(bench_scene, index)
     assert same_position(expected, read)
 
 
-
 def _clash_beside(board, cell):
     """A (tile, rotation) on ``cell`` whose touching edge clashes with ``board``'s tile."""
     from referee.matching import touching_edges
@@ -295,17 +294,19 @@ def test_an_unreadable_cell_matching_every_neighbour_is_a_tile():
 
     keep = [item(c, p.tile, p.rotation) for c, p in board.tiles.items() if c != cell]
     # its own tile, read short of clear: every touching edge matches, so it is a tile
-    kept, left = reader._matching_all(keep, [item(cell, held.tile, held.rotation, 0.6, 0.85)])
-    assert kept[-1][0] == cell and left == []
+    own = item(cell, held.tile, held.rotation, 0.6, 0.85)
+    assert reader._matching_all(keep, [own]) == [own]
     # the same turned a step: it clashes somewhere, and stays unreadable
     turned = item(cell, held.tile, (held.rotation + 1) % 6, 0.6, 0.85)
-    assert reader._matching_all(keep, [turned]) == (keep, [turned])
+    assert reader._matching_all(keep, [turned]) == []
     # not sure enough, or its number already on the board: unreadable too
     unsure = item(cell, held.tile, held.rotation, 0.6, 0.6)
-    assert reader._matching_all(keep, [unsure]) == (keep, [unsure])
+    assert reader._matching_all(keep, [unsure]) == []
     twice = keep[0][1]
     again = item(cell, twice.tile, twice.rotation, 0.6, 0.85)
-    assert reader._matching_all(keep, [again]) == (keep, [again])
+    assert reader._matching_all(keep, [again]) == []
+    # the board itself is left as it was
+    assert [c for c, _rd, _px in keep] == [c for c in board.tiles if c != cell]
 
 
 def test_a_board_with_a_cell_short_of_clear_but_matching_its_neighbours_is_read_whole(bench_scene):

@@ -116,22 +116,18 @@ def without(model: colours.ColourModel, colour: int) -> colours.ColourModel:
     return replace(model, absent=colour)
 
 
-def explained(model: colours.ColourModel, start: colours.ColourModel, edges: np.ndarray) -> float:
-    """How well ``model`` explains the cells' edge samples ``edges`` (N, 6, 3) Lab.
-
-    The log-likelihood of each cell's best tile under ``model``, plus how well the colours
-    of those tiles' edges agree in hue with the link colours' prototypes, taken in the
-    photo's first model ``start`` (before learning: a learnt model fits any naming of a
-    cluster equally well; the prototypes say which name it bears).
-    """
-    likelihood, best = _likelihood(model, edges)
+def _hue_agreement(best: np.ndarray, start: colours.ColourModel, edges: np.ndarray) -> float:
+    """How well the edge colours of the cells' best (tile, turn) candidates ``best`` (N,)
+    agree in hue with the link colours' prototypes, for edge samples ``edges`` (N, 6, 3)
+    Lab taken in the photo's first model ``start`` (before learning: a learnt model fits
+    any naming of a cluster equally well; the prototypes say which name it bears)."""
     labels = identify.CANDIDATES.reshape(-1, 6)[best]                 # (N, 6) edge colours
     f = colours.features(edges, start)
     unit = colours.PROTOTYPE_HUES
     chroma = np.hypot(f[..., 0], f[..., 1])
     cos = (f[..., 0] * unit[labels, 0] + f[..., 1] * unit[labels, 1]) / np.maximum(chroma, 1e-6)
     hue = colours.HUE_WEIGHT * (cos - 1.0)
-    return likelihood + float(hue[chroma > start.chroma0].sum())
+    return float(hue[chroma > start.chroma0].sum())
 
 
 def _likelihood(model: colours.ColourModel, edges: np.ndarray) -> tuple[float, np.ndarray]:
@@ -147,7 +143,7 @@ def split_wins(model: colours.ColourModel, halves: colours.ColourModel, edges: n
     samples ``edges`` (N, 6, 3) Lab clearly better than ``model``: its cells' best tiles
     likelier by :data:`FEWER_COLOURS` times the log of the number of samples?
 
-    Only the likelihood counts here, not the prototypes' hues as in :func:`explained`:
+    Only the likelihood counts here, not the prototypes' hues as in :func:`best`:
     the split half is named by its hue already, and its hue is far from the prototype's
     by nature (hard-196's grey-blue: the hue term alone cost it 120, where the tiles it
     let read gained 95).  A colour that is really absent gains nothing: halving a real
@@ -162,16 +158,17 @@ def best(models: Sequence[colours.ColourModel], start: colours.ColourModel, edge
     that explains ``edges`` (N, 6, 3) best, the four-colour one needing a clear lead
     (:data:`FEWER_COLOURS`).
 
-    A four-colour model that does not even make the cells likelier (:func:`_likelihood`,
-    before its price) than some model without a colour gives way to those: the
-    prototypes' hues (in :func:`explained`) name a cluster, they cannot tell one cluster
-    from two, and a cluster halfway between green and blue always agrees better with
-    the two prototypes when split (carpet13 under a strong warm cast, dimmed: 3 of 12
-    read right with four colours, its blue links read green on 8 tiles)."""
-    scores = [explained(m, start, edges) for m in models]
+    A model explains the cells by the log-likelihood of each cell's best tile
+    (:func:`_likelihood`) plus how well those tiles' edge colours agree in hue with the
+    prototypes (:func:`_hue_agreement`).  A four-colour model that does not even make the
+    cells likelier (before its price) than some model without a colour gives way to
+    those: the prototypes' hues name a cluster, they cannot tell one cluster from two,
+    and a cluster halfway between green and blue always agrees better with the two
+    prototypes when split (carpet13 under a strong warm cast, dimmed: 3 of 12 read right
+    with four colours, its blue links read green on 8 tiles)."""
+    fits = [_likelihood(m, edges) for m in models]
+    scores = [likelihood + _hue_agreement(cells, start, edges) for likelihood, cells in fits]
     scores[0] -= FEWER_COLOURS * np.log(max(edges.shape[0] * edges.shape[1], 1))
-    if len(models) > 1:
-        four = _likelihood(models[0], edges)[0]
-        if max(_likelihood(m, edges)[0] for m in models[1:]) >= four:
-            return models[1 + int(np.argmax(scores[1:]))]
+    if len(models) > 1 and max(likelihood for likelihood, _ in fits[1:]) >= fits[0][0]:
+        return models[1 + int(np.argmax(scores[1:]))]
     return models[int(np.argmax(scores))]

@@ -775,9 +775,9 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     # than a cloth's patch does)
     keep, odd = _matching_none(keep)
     # (unread cells, and cells that read nearly clearly but were not held by neighbours)
-    keep, rest = _matching_all(keep, bad + unheld)
-    left = {cell for cell, _rd, _px in rest}
-    bad = [it for it in bad if it[0] in left] + odd
+    taken = _matching_all(keep, bad + unheld)
+    given = {cell for cell, _rd, _px in taken}
+    keep, bad = keep + taken, [it for it in bad if it[0] not in given] + odd
     if cloth and not keep:
         # a lattice over a patterned cloth that reads no two touching tiles found the
         # cloth, not a Tantrix: its cells read alone are dots of the print
@@ -1204,13 +1204,15 @@ def _matching_none(items: list) -> tuple[list, list]:
     real-texture 0-199: 6 cloth cells and 1 misread, no tile read right).  The cell is
     reported unreadable, not read otherwise: a real clash stays for the referee to see
     wherever the tiles read well."""
+    poor = [cell for cell, rd, _px in items if rd.fit < ODD_FIT]
+    if not poor:
+        return items, []
     board = _board_of(items)
     odd = set()
-    for cell, rd, _px in items:
-        if rd.fit < ODD_FIT:
-            touching, matching = touching_edges(board, cell)
-            if touching and not matching:
-                odd.add(cell)
+    for cell in poor:
+        touching, matching = touching_edges(board, cell)
+        if touching and not matching:
+            odd.add(cell)
     return [it for it in items if it[0] not in odd], [it for it in items if it[0] in odd]
 
 
@@ -1219,11 +1221,10 @@ MATCHED_READING = (0.5, 0.8, 3)
 matches every tile it touches is a tile (:func:`_matching_all`)."""
 
 
-def _matching_all(keep: list, bad: list) -> tuple[list, list]:
-    """The board ``keep`` with the cells of ``bad`` (doubtful cells: unreadable ones, and
-    ones that read nearly clearly but not beside two tiles) whose reading matches every
-    tile read beside them, on :data:`MATCHED_READING` edges or more, at its fit and
-    confidence; and the cells left in ``bad``.
+def _matching_all(keep: list, doubtful: list) -> list:
+    """The cells of ``doubtful`` (unreadable ones, and ones that read nearly clearly but
+    not beside two tiles) whose reading matches every tile of the board ``keep`` beside
+    them, on :data:`MATCHED_READING` edges or more, at its fit and confidence.
 
     A reading a little short of clear, whose number is free, that agrees with three or
     more neighbours on every touching edge is more likely the tile than a chance (a wrong
@@ -1232,12 +1233,14 @@ def _matching_all(keep: list, bad: list) -> tuple[list, list]:
     (at confidence 0.5, 7 and a wrong one); of the nearly clear ones, 4 more, all right.
     Most confident first, each against the board as it grows."""
     fit, confidence, least = MATCHED_READING
+    sure = [it for it in doubtful if it[1].fit >= fit and it[1].confidence >= confidence]
+    if not sure:
+        return []
     board = _board_of(keep)
     taken = []
-    for item in sorted(bad, key=lambda it: -(it[1].confidence if it[1] is not None else 0.0)):
+    for item in sorted(sure, key=lambda it: -it[1].confidence):
         cell, rd, _px = item
-        if (rd is None or rd.fit < fit or rd.confidence < confidence
-                or cell in board.tiles or board.cell_of(rd.tile) is not None):
+        if cell in board.tiles or board.cell_of(rd.tile) is not None:
             continue
         board.place(cell, rd.tile, rd.rotation)
         touching, matching = touching_edges(board, cell)
@@ -1245,8 +1248,7 @@ def _matching_all(keep: list, bad: list) -> tuple[list, list]:
             taken.append(item)
         else:
             board.remove(cell)
-    cells = {cell for cell, _rd, _px in taken}
-    return keep + taken, [it for it in bad if it[0] not in cells]
+    return taken
 
 
 FAR_GROUP = 3
