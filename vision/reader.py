@@ -717,6 +717,14 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             unveiled[i] = True
         logp = colours.log_probs(all_edges, model)  # with the last model
         readings = identify.identify(logp, first=rounds, last_if=UNFIT)
+        # (loose tiles read poorly as first placed are tried in other poses, once the
+        # photo's colours are learnt)
+        if _round == 0 and _repose_loose(
+                link, full, S, hexes, loose_edges, loose_corners, model, readings[len(occ):],
+                shaped=sum(_clear(rd) for rd in readings[:len(occ)]) >= SHAPED_BY).any():
+            all_edges = np.concatenate([edges, loose_edges])
+            logp = colours.log_probs(all_edges, model)
+            readings = identify.identify(logp, first=rounds, last_if=UNFIT)
         moved = _reread_poor(full, lat_full, model, occ, shifts, strong, readings, logp,
                              all_edges, corners, cleared, unveiled)
         if moved.any():
@@ -811,7 +819,8 @@ def _loose_off_lattice(hexes: list[_LooseHex], readings: list, body: np.ndarray,
     out = []
     for hx, rd, b in zip(hexes, readings, body):
         # (a round coloured dot on a cloth fits a hexagon too: a tile has a grey body)
-        if not _readable(rd, b) or rd.pushed or (hx.spot and not _clear(rd)):
+        if (not _readable(rd, b) or rd.pushed or (hx.spot and not _clear(rd))
+                or (hx.reposed and (rd.fit < REPOSED_READ[0] or rd.confidence < REPOSED_READ[1]))):
             continue
         at = hx.centre / ws
         if hx.spot:
@@ -897,6 +906,82 @@ def _loose_samples(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: lis
     for hx, sh in zip(hexes, shifts):
         hx.shift = sh
     return sampling.sample_hexagons(full, S @ Hs, shifts)
+
+
+REPOSE_SCALES = (0.85, 0.92, 1.0)
+"""Sizes, as shares of its first hexagon, at which a loose tile read poorly is tried again
+(:func:`_repose_loose`): a cell of the lattice holds a tile and the gap round it, so a
+loose tile given the cells' shape is most often a little smaller than its hexagon."""
+
+
+REPOSED_READ = (0.85, 0.99)
+"""The fit and confidence a pose tried for a loose tile (:func:`_repose_loose`) must read
+at to replace its first hexagon: the best of some seventy poses of a patch of cloth, or of
+a face-down tile's number, fits some tile better than one pose does.  (Hard and
+real-texture 0-119, with the plain bar of a loose tile: 20 tiles more found, 5 places
+invented, 5 face-down tiles read as tiles; with this bar: 14, 3 and 2.)"""
+
+SHAPED_BY = 3
+"""Board cells read clearly that show the lattice's cells have the table's shape (size and
+slant): a loose place with no blob of its own is tried again only in that shape
+(:func:`_repose_loose`); a lattice laid on an empty table has any shape, and the best of
+sixty poses of its hexagon over real-texture-168's lone tiles read other tiles surely."""
+
+MAX_REPOSED = 8
+"""More loose places read poorly than this are mostly a cloth's print (a 720p frame on a
+dotted cloth had 24): none is tried again (:func:`_repose_loose`), which would cost a
+frame 40 ms."""
+
+
+def _repose_loose(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: list[_LooseHex],
+                  edges: np.ndarray, corners: np.ndarray, model: colours.ColourModel,
+                  readings: list, shaped: bool) -> np.ndarray:
+    """Loose hexagons whose ``readings`` are not clear (:func:`_clear`), tried again: at
+    every :data:`LOOSE_TURNS` turn and :data:`REPOSE_SCALES` size of their first hexagon,
+    and near the turn of their blob's own hexagon (``_LooseHex.own``) at those sizes,
+    each pose settled on its links.  The pose that reads one tile surely
+    (:data:`REPOSED_READ`) and fits best replaces the first hexagon when it fits
+    :data:`CLEARLY_BETTER`: the hexagon's ``H``, ``shift`` and ``reposed``, and its rows
+    of ``edges`` and ``corners`` (N, 6, 3), sampled on ``full`` (``S``: working → ``full``
+    pixels), change in place.  Places with no blob of their own are tried only when the
+    lattice's cells have the table's shape (``shaped``, see :data:`SHAPED_BY`).  Returns
+    which hexagons moved, (N,) bool.
+
+    A loose tile's first hexagon is the one whose midpoints show the most link colour; a
+    link that runs along an edge, or a tile smaller than the cells, turns or slides it off
+    the tile: real-texture-10's lone tile, 119 px across on a plain brown table, read at
+    fit 0.15 as first placed and at 0.89 (right, confidence 1.0) turned and a tenth
+    smaller."""
+    moved = np.zeros(len(hexes), bool)
+    poor = [k for k, rd in enumerate(readings)
+            if not _clear(rd) and (shaped or hexes[k].own is not None)]
+    if not poor or len(poor) > MAX_REPOSED:
+        return moved
+    poses = np.array([np.diag([s, s, 1.0]) @ A for s in REPOSE_SCALES for A in _LOOSE_TURNS3])
+    # about the first hexagon, every turn; about the blob's own (its shape holds the
+    # view's slant where the lattice's does not: a lone tile on an empty table, read on a
+    # lattice of one cell), near its own turn
+    near = np.array([np.diag([s, s, 1.0]) @ A for s in REPOSE_SCALES
+                     for A in _LOOSE_TURNS3[np.r_[-2:3]]])
+    own = [hexes[k].own if hexes[k].own is not None else hexes[k].H for k in poor]
+    Hs = np.concatenate([np.array([hexes[k].H for k in poor])[:, None] @ poses[None],
+                         np.array(own)[:, None] @ near[None]], axis=1)
+    per = Hs.shape[1]
+    Hs = Hs.reshape(-1, 3, 3)
+    shifts = lattice.hexagon_shifts(link, Hs)
+    e, c = sampling.sample_hexagons(full, S @ Hs, shifts)
+    read = identify.identify(colours.log_probs(e, model), unique=False)
+    fit = np.array([r.fit for r in read]).reshape(len(poor), per)
+    sure = np.array([r.confidence >= REPOSED_READ[1] for r in read]).reshape(fit.shape)
+    fit = np.where(sure, fit, 0.0)   # (the poses that read one tile surely)
+    for j, k in enumerate(poor):
+        b = int(np.argmax(fit[j]))
+        if fit[j, b] >= max(REPOSED_READ[0], readings[k].fit + CLEARLY_BETTER):
+            i = j * per + b
+            hexes[k].H, hexes[k].shift, hexes[k].reposed = Hs[i], shifts[i], True
+            edges[k], corners[k] = e[i], c[i]
+            moved[k] = True
+    return moved
 
 
 def _veiled_cells(link: np.ndarray, lat: Lattice, clear: np.ndarray, occ: np.ndarray) -> np.ndarray:
@@ -1068,6 +1153,8 @@ class _LooseHex:
     shift: np.ndarray
     centre: np.ndarray   # working-image pixel
     spot: bool = False   # found as a tile-sized place in a blob, not as a hexagon blob
+    reposed: bool = False  # turned or resized since first placed (_repose_loose)
+    own: np.ndarray | None = None  # the hexagon fitted to the tile's blob, if one was
 
 
 def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: np.ndarray,
@@ -1127,7 +1214,9 @@ def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ:
         owns = [hx.M for hx in blobs] + [None] * len(places)
         for k, H in enumerate(_loose_hexagons(link, lat, np.array(found), owns)[0]):
             one, _ = _choose_frame(Lattice(H), np.zeros((1, 2)))
-            out.append(_LooseHex(one.H, np.zeros(2), found[k], spot=k >= len(blobs)))
+            own = None if owns[k] is None else _choose_frame(
+                Lattice(lattice.affine(owns[k], found[k])), np.zeros((1, 2)))[0].H
+            out.append(_LooseHex(one.H, np.zeros(2), found[k], spot=k >= len(blobs), own=own))
     return out, keep
 
 
@@ -1140,6 +1229,8 @@ them; the photos whose loose tiles they find have up to 14)."""
 LOOSE_TURNS = np.arange(0.0, 60.0, 3.0)
 """Turns (degrees) at which a loose tile's hexagon is tried in the lattice's own shape."""
 _LOOSE_ROTATIONS = np.array([search.turn(a) for a in LOOSE_TURNS])
+_LOOSE_TURNS3 = np.array([np.block([[R, np.zeros((2, 1))], [np.zeros((1, 2)), np.ones((1, 1))]])
+                          for R in _LOOSE_ROTATIONS])
 
 
 def _loose_hexagons(link: np.ndarray, lat: Lattice, centres: np.ndarray,
