@@ -927,10 +927,12 @@ slant): a loose place with no blob of its own is tried again only in that shape
 (:func:`_repose_loose`); a lattice laid on an empty table has any shape, and the best of
 sixty poses of its hexagon over real-texture-168's lone tiles read other tiles surely."""
 
-MAX_REPOSED = 8
+MAX_REPOSED = 6
 """More loose places read poorly than this are mostly a cloth's print (a 720p frame on a
-dotted cloth had 24): none is tried again (:func:`_repose_loose`), which would cost a
-frame 40 ms."""
+dotted cloth had 24): none is tried again (:func:`_repose_loose`).  Each costs some 4 ms;
+at 8, video-720p frame 9's 7 places took 29 ms, and the 720p median frame 0.063 s (the
+loose tiles found on hard and real-texture 0-199 lay among up to 8 such places; at 6, 3
+of them are not)."""
 
 
 def _repose_loose(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: list[_LooseHex],
