@@ -194,3 +194,53 @@ def test_a_board_under_a_warm_lamp_with_grey_blue_links_is_read(bench_scene):
     right = best_alignment(expected, read)[2]
     assert right >= 22
     assert len(read) - right <= 1
+
+
+# a Discovery puzzle's pale blue links over-exposed (carpet13 brightened 1.6 times): nearer
+# green's hue than blue's, as the learnt green cluster is
+PALE = {"red": (120.0, 45.0, 30.0), "yellow": (200.0, -5.0, 60.0), "green": (180.0, -16.0, 2.0),
+        "blue": (180.0, -16.0, 2.0)}
+
+
+def test_discovery_run_takes_tiles_one_to_n_but_for_one():
+    assert missing_colour.discovery_run([3, 1, 2])
+    assert missing_colour.discovery_run([1, 2, 3, 4, 6])          # tile 5 read too faintly
+    assert missing_colour.discovery_run([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+    assert not missing_colour.discovery_run([1, 2])               # no puzzle is two tiles
+    assert not missing_colour.discovery_run([1, 2, 3, 4, 7])      # two missing
+    assert not missing_colour.discovery_run([15, 16, 17, 18])
+    assert not missing_colour.discovery_run([1, 1, 2])
+
+
+def test_as_blue_reads_each_tile_as_its_twin_without_green():
+    from referee.tiles import TILES
+    model = colours.ColourModel(neutral=np.zeros(2, np.float32), chroma_scale=1.0)
+    model.means = model.means.copy()
+    model.means[missing_colour.GREEN] = PALE["green"][1:] + (PALE["green"][0],)
+    blue = missing_colour.as_blue(model)
+    assert blue.absent == missing_colour.GREEN
+    assert np.array_equal(blue.means[missing_colour.BLUE], model.means[missing_colour.GREEN])
+    for n in (17, 22, 32):
+        twin = [c if c != "green" else "blue" for c in TILES[n].edges]
+        assert any(list(TILES[m].edges) == twin for m in range(1, 15))
+
+
+def test_a_discovery_board_whose_blue_looks_green_is_read_as_tiles_one_to_n():
+    # tiles 1..8 whose pale blue links sit nearer green's hue: the four-colour model names
+    # them green (the twins 15..35 read); renamed blue, the cells read tiles 1 to 8
+    edges = _four_colour_edges(PALE, list(range(1, 9)))
+    model = _learnt(edges)
+    assert model.absent == missing_colour.GREEN
+    readings = identify.identify(colours.log_probs(edges, model))
+    assert [r.tile for r in readings] == list(range(1, 9))
+
+
+def test_a_board_of_green_tiles_is_not_renamed_blue():
+    # tiles without blue whose twins are no run from 1 (17, 22, 32, 35, 21 -> 1, 2, 4, 6,
+    # 14): their green links stay green though they look as pale
+    numbers = [17, 22, 32, 35, 21]
+    edges = _four_colour_edges(PALE, numbers)
+    model = _learnt(edges)
+    assert model.absent != missing_colour.GREEN
+    readings = identify.identify(colours.log_probs(edges, model))
+    assert [r.tile for r in readings] == numbers

@@ -18,6 +18,16 @@ out nearly grey, nearer green's hue than blue's prototype.  Green then takes the
 blue names nothing (:func:`unused`); the green cluster is split in two by hue
 (:func:`split`) and kept split when its cells' tiles explain their colours clearly better
 (:func:`split_wins`).
+
+A third colour nearer green's hue than blue's may still be blue: over-exposed, or under a
+tungsten lamp, the pale blue links of carpet13 (a Discovery puzzle of tiles 1 to 12) sit
+27° from green's prototype and 119° from blue's, and every tile was read as its green
+twin (15 to 35), confidently.  The colours cannot tell; the tile numbers can.  Tiles 1 to
+14 are the set's only tiles without green, and a Discovery puzzle of up to 14 tiles uses
+exactly tiles 1 to N (``RULES.md``): when the model that names the third colour green
+reads the cells as no such run, and the model without green reads them as tiles 1 to N
+(N ≥ :data:`DISCOVERY_MIN`, one of them perhaps missing),
+the third colour is named blue instead (:func:`as_blue`, :func:`discovery_run`).
 """
 from __future__ import annotations
 
@@ -172,3 +182,32 @@ def best(models: Sequence[colours.ColourModel], start: colours.ColourModel, edge
     if len(models) > 1 and max(likelihood for likelihood, _ in fits[1:]) >= fits[0][0]:
         return models[1 + int(np.argmax(scores[1:]))]
     return models[int(np.argmax(scores))]
+
+
+DISCOVERY_MIN = 3
+"""Fewest tiles whose numbers, read as 1 to N exactly, make a photo a Discovery puzzle
+(the smallest Discovery puzzle has three tiles)."""
+
+
+def discovery_run(numbers: Sequence[int]) -> bool:
+    """Are tile ``numbers`` (read on distinct cells) 1 to N, but for one at most, with at
+    least :data:`DISCOVERY_MIN` of them: a Discovery puzzle's tiles, one perhaps read too
+    faintly to count (carpet13 over-exposed: tile 1 fits 0.5)?  Three numbers of the 14
+    tiles without green fall so by chance once in 91 draws, six once in 429."""
+    return (len(numbers) >= DISCOVERY_MIN and len(set(numbers)) == len(numbers)
+            and min(numbers) >= 1 and max(numbers) <= len(numbers) + 1)
+
+
+def blue_unnamed(model: colours.ColourModel, edges: np.ndarray) -> bool:
+    """Does ``model`` name no link blue on ``edges`` (N, 6, 3) Lab, green taking the third
+    colour (the photo read as lacking blue, or blue :func:`unused`)?"""
+    return model.absent == BLUE or (model.absent is None and unused(model, edges) == BLUE)
+
+
+def as_blue(model: colours.ColourModel) -> colours.ColourModel:
+    """``model`` with its green cluster named blue and green taken as absent: the same
+    colours, the other name (each tile without blue has a twin without green whose green
+    edges are blue; the likelihoods are the same, the tile numbers are the twins')."""
+    means = model.means.copy()
+    means[BLUE] = model.means[GREEN]
+    return replace(model, means=means, absent=GREEN)

@@ -1064,7 +1064,29 @@ def learn_colours(model: colours.ColourModel, edges: np.ndarray, learn: np.ndarr
             halves = _refit_colours(halves, edges, learn)
             if missing_colour.split_wins(learnt, halves, edges[learn]):
                 learnt = halves
-    return learnt
+    return _as_discovery(learnt, edges, learn)
+
+
+def _as_discovery(learnt: colours.ColourModel, edges: np.ndarray, learn: np.ndarray
+                  ) -> colours.ColourModel:
+    """``learnt``, or ``learnt`` with its green named blue (``missing_colour.as_blue``)
+    when ``learnt`` names no link blue and its readings are no Discovery puzzle while the
+    renamed model's are tiles 1 to N (``missing_colour.discovery_run``: pale blue links
+    that light or a lamp's cast moved nearer green's hue).  The readings counted are
+    those of ``edges`` (N, 6, 3) that could be given as tiles (:data:`UNFIT`), the cells
+    ``learn`` (N,) bool claiming numbers first."""
+    if learn.sum() < missing_colour.DISCOVERY_MIN or not missing_colour.blue_unnamed(learnt, edges[learn]):
+        return learnt
+    if missing_colour.discovery_run(_numbers_read(learnt, edges, learn)):
+        return learnt
+    blue = missing_colour.as_blue(learnt)
+    return blue if missing_colour.discovery_run(_numbers_read(blue, edges, learn)) else learnt
+
+
+def _numbers_read(model: colours.ColourModel, edges: np.ndarray, learn: np.ndarray) -> list[int]:
+    """The tile numbers ``model`` reads on the cells of ``edges`` that could be tiles."""
+    readings = identify.identify(colours.log_probs(edges, model), first=learn, last_if=UNFIT)
+    return [rd.tile for rd in readings if fits(rd)]
 
 
 def _refit_colours(model: colours.ColourModel, edges: np.ndarray, learn: np.ndarray
