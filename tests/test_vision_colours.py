@@ -244,3 +244,21 @@ def test_a_board_of_green_tiles_is_not_renamed_blue():
     assert model.absent != missing_colour.GREEN
     readings = identify.identify(colours.log_probs(edges, model))
     assert [r.tile for r in readings] == numbers
+
+
+# a Discovery puzzle's links in good light (Lab; a and b centred on 0), green links clearly green
+CLEAR = {"red": (120.0, 45.0, 30.0), "yellow": (200.0, -5.0, 60.0), "green": (130.0, -30.0, 25.0),
+         "blue": (120.0, 5.0, -40.0)}
+
+
+def test_a_green_tile_laid_in_a_discovery_puzzle_is_still_read():
+    # tiles 1..8 with tile 15 laid in place of 5 (its twin): the cells are mostly tiles
+    # without green and would be a Discovery run without green, but the fourth colour
+    # explains tile 15's green edges, so the wrong tile stays for the referee to see
+    numbers = [1, 2, 3, 4, 15, 6, 7, 8]
+    edges = _four_colour_edges(CLEAR, numbers)
+    model = _learnt(edges)
+    assert model.absent is None
+    readings = identify.identify(colours.log_probs(edges, model))
+    assert [r.tile for r in readings] == numbers
+

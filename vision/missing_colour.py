@@ -27,7 +27,14 @@ twin (15 to 35), confidently.  The colours cannot tell; the tile numbers can.  T
 exactly tiles 1 to N (``RULES.md``): when the model that names the third colour green
 reads the cells as no such run, and the model without green reads them as tiles 1 to N
 (N ≥ :data:`DISCOVERY_MIN`, one of them perhaps missing),
-the third colour is named blue instead (:func:`as_blue`, :func:`discovery_run`).
+the third colour is named blue instead (:func:`as_blue`, :func:`discovery_run`).  Blue
+links over-exposed in part split the same way into two clusters, the bright one named
+green (discovery10 brightened 1.6 times: tiles 5 and 9 read as 15 and 34): when the
+cells read mostly as tiles without green, the model without green reads them as a
+Discovery puzzle, and the four-colour model does not make them likelier by its price
+(:func:`needless`), the photo is read without green.  A tile with real green links
+among a Discovery puzzle's (a wrong tile laid) keeps the fourth colour: without it, its
+two green edges are explained by nothing.
 """
 from __future__ import annotations
 
@@ -211,3 +218,24 @@ def as_blue(model: colours.ColourModel) -> colours.ColourModel:
     means = model.means.copy()
     means[BLUE] = model.means[GREEN]
     return replace(model, means=means, absent=GREEN)
+
+
+MOSTLY_WITHOUT_GREEN = 0.5
+"""A reading of which at least this share are tiles 1 to 14 (the tiles without green) may
+be a Discovery puzzle's (a four-colour board's tiles are a quarter so)."""
+
+
+def mostly_without_green(numbers: Sequence[int]) -> bool:
+    """Are tile ``numbers`` at least :data:`DISCOVERY_MIN`, some of them with green, and
+    mostly (:data:`MOSTLY_WITHOUT_GREEN`) tiles without green (1 to 14)?"""
+    low = sum(1 <= n <= 14 for n in numbers)
+    return (len(numbers) >= DISCOVERY_MIN and low < len(numbers)
+            and low >= MOSTLY_WITHOUT_GREEN * len(numbers))
+
+
+def needless(four: colours.ColourModel, three: colours.ColourModel, edges: np.ndarray) -> bool:
+    """Does the four-colour model ``four`` make the cells' edge samples ``edges`` (N, 6, 3)
+    Lab likelier than the model ``three`` without a colour by less than its price (the
+    :data:`FEWER_COLOURS` lead :func:`best` asks of it)?"""
+    n = max(edges.shape[0] * edges.shape[1], 1)
+    return _likelihood(four, edges)[0] < _likelihood(three, edges)[0] + FEWER_COLOURS * np.log(n)

@@ -1064,23 +1064,35 @@ def learn_colours(model: colours.ColourModel, edges: np.ndarray, learn: np.ndarr
             halves = _refit_colours(halves, edges, learn)
             if missing_colour.split_wins(learnt, halves, edges[learn]):
                 learnt = halves
-    return _as_discovery(learnt, edges, learn)
+    return _as_discovery(learnt, model, edges, learn)
 
 
-def _as_discovery(learnt: colours.ColourModel, edges: np.ndarray, learn: np.ndarray
-                  ) -> colours.ColourModel:
-    """``learnt``, or ``learnt`` with its green named blue (``missing_colour.as_blue``)
-    when ``learnt`` names no link blue and its readings are no Discovery puzzle while the
-    renamed model's are tiles 1 to N (``missing_colour.discovery_run``: pale blue links
-    that light or a lamp's cast moved nearer green's hue).  The readings counted are
-    those of ``edges`` (N, 6, 3) that could be given as tiles (:data:`UNFIT`), the cells
-    ``learn`` (N,) bool claiming numbers first."""
-    if learn.sum() < missing_colour.DISCOVERY_MIN or not missing_colour.blue_unnamed(learnt, edges[learn]):
+def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges: np.ndarray,
+                  learn: np.ndarray) -> colours.ColourModel:
+    """``learnt``, or another naming of the photo's colours under which its cells read as
+    a Discovery puzzle, tiles 1 to N (``missing_colour.discovery_run``), where ``learnt``
+    reads them as no such run: ``learnt`` with its green named blue when it names no link
+    blue (``missing_colour.as_blue``: pale blue links that light or a lamp's cast moved
+    nearer green's hue), or the colours learnt without green from ``model`` when the cells
+    read mostly as tiles without green and the fourth colour is needless
+    (``missing_colour.needless``: blue links over-exposed in part).  The readings counted
+    are those of ``edges`` (N, 6, 3) that could be given as tiles (:data:`UNFIT`), the
+    cells ``learn`` (N,) bool claiming numbers first."""
+    if learn.sum() < missing_colour.DISCOVERY_MIN or learnt.absent == missing_colour.GREEN:
         return learnt
-    if missing_colour.discovery_run(_numbers_read(learnt, edges, learn)):
+    numbers = _numbers_read(learnt, edges, learn)
+    if missing_colour.discovery_run(numbers):
         return learnt
-    blue = missing_colour.as_blue(learnt)
-    return blue if missing_colour.discovery_run(_numbers_read(blue, edges, learn)) else learnt
+    if missing_colour.blue_unnamed(learnt, edges[learn]):
+        blue = missing_colour.as_blue(learnt)
+        if missing_colour.discovery_run(_numbers_read(blue, edges, learn)):
+            return blue
+    elif learnt.absent is None and missing_colour.mostly_without_green(numbers):
+        three = _refit_colours(missing_colour.without(model, missing_colour.GREEN), edges, learn)
+        if (missing_colour.discovery_run(_numbers_read(three, edges, learn))
+                and missing_colour.needless(learnt, three, edges[learn])):
+            return three
+    return learnt
 
 
 def _numbers_read(model: colours.ColourModel, edges: np.ndarray, learn: np.ndarray) -> list[int]:
