@@ -87,7 +87,14 @@ def unused(model: colours.ColourModel, edges: np.ndarray) -> int | None:
     reaches them, green takes them all, and no cell reads (:func:`split`)."""
     if model.absent is not None or edges.size == 0:
         return None
-    best = colours.log_probs(edges, model).argmax(-1).ravel()
+    return _unused(colours.log_probs(edges, model))
+
+
+def _unused(logp: np.ndarray) -> int | None:
+    """:func:`unused` of edge log-probabilities ``logp`` (..., 5)."""
+    if logp.size == 0:
+        return None
+    best = logp.argmax(-1).ravel()
     share = np.bincount(best, minlength=len(colours.CLASSES))[:4] / best.size
     for c, other in ((GREEN, BLUE), (BLUE, GREEN)):
         if share[c] < UNUSED and share[other] >= COMMON:
@@ -205,10 +212,11 @@ def discovery_run(numbers: Sequence[int]) -> bool:
             and min(numbers) >= 1 and max(numbers) <= len(numbers) + 1)
 
 
-def blue_unnamed(model: colours.ColourModel, edges: np.ndarray) -> bool:
-    """Does ``model`` name no link blue on ``edges`` (N, 6, 3) Lab, green taking the third
-    colour (the photo read as lacking blue, or blue :func:`unused`)?"""
-    return model.absent == BLUE or (model.absent is None and unused(model, edges) == BLUE)
+def blue_unnamed(model: colours.ColourModel, logp: np.ndarray) -> bool:
+    """Does ``model`` name no link blue, green taking the third colour (the photo read as
+    lacking blue, or blue :func:`unused`)?  ``logp``: the cells' edge log-probabilities
+    under ``model`` (N, 6, 5)."""
+    return model.absent == BLUE or (model.absent is None and _unused(logp) == BLUE)
 
 
 def as_blue(model: colours.ColourModel) -> colours.ColourModel:

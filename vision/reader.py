@@ -1074,24 +1074,30 @@ def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges
     reads them as no such run: ``learnt`` with its green named blue when it names no link
     blue (``missing_colour.as_blue``: pale blue links that light or a lamp's cast moved
     nearer green's hue), or the colours learnt without green from ``model`` when the cells
-    read mostly as tiles without green and the fourth colour is needless
-    (``missing_colour.needless``: blue links over-exposed in part).  The readings counted
-    are those of ``edges`` (N, 6, 3) that could be given as tiles (:data:`UNFIT`), the
-    cells ``learn`` (N,) bool claiming numbers first."""
+    ``learn`` (N,) bool read mostly as tiles without green and the fourth colour is
+    needless (``missing_colour.needless``: blue links over-exposed in part).  The numbers
+    counted are those read on ``edges`` (N, 6, 3) that could be given as tiles
+    (:data:`UNFIT`), the cells ``learn`` claiming numbers first."""
     if learn.sum() < missing_colour.DISCOVERY_MIN or learnt.absent == missing_colour.GREEN:
         return learnt
-    numbers = _numbers_read(learnt, edges, learn)
-    if missing_colour.discovery_run(numbers):
-        return learnt
-    if missing_colour.blue_unnamed(learnt, edges[learn]):
+    # (this runs on every read: each cell's own best tile, with no numbers given out, is
+    # enough to tell a four-colour board, whose tiles are mostly with green, from one that
+    # may be a Discovery puzzle)
+    logp = colours.log_probs(edges[learn], learnt)
+    if missing_colour.blue_unnamed(learnt, logp):
+        # (a board whose third colour is named green reads as tiles with green: no run)
         blue = missing_colour.as_blue(learnt)
-        if missing_colour.discovery_run(_numbers_read(blue, edges, learn)):
-            return blue
-    elif learnt.absent is None and missing_colour.mostly_without_green(numbers):
-        three = _refit_colours(missing_colour.without(model, missing_colour.GREEN), edges, learn)
-        if (missing_colour.discovery_run(_numbers_read(three, edges, learn))
-                and missing_colour.needless(learnt, three, edges[learn])):
-            return three
+        return blue if missing_colour.discovery_run(_numbers_read(blue, edges, learn)) else learnt
+    scores = identify.candidate_scores(logp).reshape(len(logp), -1)
+    own = identify.NUMBERS[scores.argmax(1) // 6].tolist()
+    if learnt.absent is not None or not missing_colour.mostly_without_green(own):
+        return learnt
+    if missing_colour.discovery_run(_numbers_read(learnt, edges, learn)):
+        return learnt
+    three = _refit_colours(missing_colour.without(model, missing_colour.GREEN), edges, learn)
+    if (missing_colour.discovery_run(_numbers_read(three, edges, learn))
+            and missing_colour.needless(learnt, three, edges[learn])):
+        return three
     return learnt
 
 
