@@ -231,16 +231,19 @@ def _deep_places(labels: np.ndarray, stats: np.ndarray, size: float, tiles: tupl
         if i == 0:
             continue
         x, y, w, h = stats[i, :4]
-        roi = np.pad((labels[y:y + h, x:x + w] == i).astype(np.uint8), 1)
+        roi = np.zeros((h + 2, w + 2), np.uint8)
+        np.equal(labels[y:y + h, x:x + w], i, out=roi[1:-1, 1:-1], casting="unsafe")
         dist = cv2.distanceTransform(roi, cv2.DIST_L2, 5)
         peak = (dist >= depth * inner) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
         ys, xs = np.nonzero(peak)
-        taken: list[np.ndarray] = []
-        for k in np.argsort(-dist[ys, xs]):
-            c = np.array([xs[k] - 1 + x, ys[k] - 1 + y], np.float64)
-            if all(np.hypot(*(c - t)) >= 1.4 * size for t in taken):
-                taken.append(c)
-        out += taken
+        order = np.argsort(-dist[ys, xs])
+        # deepest first, each kept unless a kept one lies nearer than 1.4 sizes
+        cand = np.stack([xs[order] - 1 + x, ys[order] - 1 + y], 1).astype(np.float64)
+        taken = np.zeros((0, 2))
+        for c in cand:
+            if (np.hypot(c[0] - taken[:, 0], c[1] - taken[:, 1]) >= 1.4 * size).all():
+                taken = np.vstack([taken, c])
+        out += list(taken)
     return out
 
 
@@ -274,8 +277,11 @@ def link_spots(link: np.ndarray, size: float) -> list[np.ndarray]:
     ys, xs = np.nonzero(closed)
     pts = np.stack([xs, ys], 1).astype(np.float64)
     out = []
+    reach = 0.8 * size / f
     for c in places:
-        near = pts[np.hypot(*(pts - c).T) <= 0.8 * size / f]
+        # (the points within the square round the disc first: the same points, in order)
+        box = pts[(np.abs(pts[:, 0] - c[0]) <= reach) & (np.abs(pts[:, 1] - c[1]) <= reach)]
+        near = box[np.hypot(*(box - c).T) <= reach]
         out.append((near.mean(0) + 0.5) * f - 0.5)
     return out
 

@@ -176,10 +176,35 @@ def _choose_frame(lat: Lattice, cells: np.ndarray) -> tuple[Lattice, int]:
     down = dy / np.maximum(np.hypot(dx, dy), 1e-9)
     e = int(np.argmax(down))       # old edge pointing most downwards becomes edge 3
     k = (3 - e) % 6
-    th = -np.deg2rad(60 * k)         # p_old = Rcw(-60k) p_new
+    # (p_old = Rcw(-60k) p_new)
+    return replace(lat, H=lat.H @ _TURN_STEPS[k]), k
+
+
+_TO_NEIGHBOURS = np.vstack([np.zeros(2), MIDPOINTS * 2 / SQ3])
+"""A cell's centre (the plane's origin) and the unit vectors towards its 6 neighbours."""
+
+
+def _turn_steps(k: int) -> np.ndarray:
+    """The 3x3 plane turn :func:`_choose_frame` applies for ``k`` clockwise label steps."""
+    th = -np.deg2rad(60 * k)
     R = np.eye(3)
     R[:2, :2] = [[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]]
-    return replace(lat, H=lat.H @ R), k
+    return R
+
+
+_TURN_STEPS = [_turn_steps(k) for k in range(6)]
+
+
+def _upright(Hs: np.ndarray) -> np.ndarray:
+    """:func:`_choose_frame` of N one-cell lattices at the plane's origin, ``Hs``
+    (N, 3, 3), all at once (a cloth's print can make dozens of loose places a frame)."""
+    if len(Hs) == 0:
+        return Hs
+    img = lattice._apply(Hs, np.broadcast_to(_TO_NEIGHBOURS, (len(Hs), 7, 2)))
+    dy = img[:, 1:, 1] - img[:, :1, 1]
+    dx = img[:, 1:, 0] - img[:, :1, 0]
+    e = np.argmax(dy / np.maximum(np.hypot(dx, dy), 1e-9), axis=1)
+    return np.array([H @ _TURN_STEPS[(3 - int(i)) % 6] for H, i in zip(Hs, e)])
 
 
 def _with_weak_neighbours(cells: np.ndarray, con: np.ndarray) -> np.ndarray:
@@ -1243,7 +1268,7 @@ def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ:
     found = [hx.centre for hx in blobs]
     places: list[np.ndarray] = []
     for c in bodies.tile_spots(mask, size) + links:
-        if any(np.linalg.norm(p - c) < size for p in found):
+        if found and (np.linalg.norm(np.asarray(found) - c, axis=1) < size).any():
             continue
         d = np.linalg.norm(centres - c, axis=1)
         i = int(np.argmin(d))
@@ -1254,11 +1279,11 @@ def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ:
     out = []
     if found:
         owns = [hx.M for hx in blobs] + [None] * len(places)
-        for k, H in enumerate(_loose_hexagons(link, lat, np.array(found), owns)[0]):
-            one, _ = _choose_frame(Lattice(H), np.zeros((1, 2)))
-            own = None if owns[k] is None else _choose_frame(
-                Lattice(lattice.affine(owns[k], found[k])), np.zeros((1, 2)))[0].H
-            out.append(_LooseHex(one.H, np.zeros(2), found[k], spot=k >= len(blobs), own=own))
+        ones = _upright(_loose_hexagons(link, lat, np.array(found), owns)[0])
+        own_up = _upright(np.array([lattice.affine(M, found[k]) for k, M in enumerate(owns[:len(blobs)])]))
+        for k, H in enumerate(ones):
+            own = own_up[k] if k < len(blobs) else None
+            out.append(_LooseHex(H, np.zeros(2), found[k], spot=k >= len(blobs), own=own))
     return out, keep
 
 
