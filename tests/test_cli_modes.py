@@ -128,3 +128,21 @@ def test_score_pattern(tmp_path):
     assert out["mandala"] is True and out["score"] >= 22
     r = tantrix("score", str(path), "--format", "text")
     assert "snowflake +7, mandala +2" in r.stdout
+
+
+def test_check_a_discovery_photo_over_exposed(tmp_path):
+    """A user checks a real photo of the Discovery puzzle of 12 tiles taken over-exposed
+    (carpet13 brightened 1.6 times: its pale blue links come out nearer green's hue).
+    The reader names them by the puzzle's numbers, and the verdict is the board's."""
+    photos = Path(__file__).resolve().parents[1].parent / "shared" / "real_photos"
+    if not (photos / "carpet13.jpg").exists():
+        pytest.skip("real photos missing")
+    import cv2
+
+    from bench.real_photo_bench import VARIANTS
+    path = tmp_path / "carpet13-over-exposed.png"
+    cv2.imwrite(str(path), VARIANTS["over-exposed"](cv2.imread(str(photos / "carpet13.jpg"))))
+    r = tantrix("check", "discovery-12", str(path))
+    assert r.returncode == 0, r.stdout + r.stderr
+    verdict = json.loads(r.stdout)
+    assert verdict["solved"] is True, verdict
