@@ -261,4 +261,3 @@ def test_a_green_tile_laid_in_a_discovery_puzzle_is_still_read():
     assert model.absent is None
     readings = identify.identify(colours.log_probs(edges, model))
     assert [r.tile for r in readings] == numbers
-

@@ -43,6 +43,8 @@ from dataclasses import replace
 
 import numpy as np
 
+from referee.tiles import TILES
+
 from . import colours, identify
 
 GREEN = colours.CLASSES.index("green")
@@ -61,6 +63,12 @@ number of edge samples (log-likelihood): the Bayesian information criterion's pr
 the three numbers (a, b, L) the extra colour's mean adds.  (A fixed lead of 3 left
 carpet13 under a strong warm cast split, 3 of 12 right: its pale blue links lie as far in
 hue from the blue prototype as from the green one.)"""
+
+
+def _price(edges: np.ndarray) -> float:
+    """The lead (log-likelihood) a fourth colour must win on edge samples ``edges``
+    (N, 6, 3): :data:`FEWER_COLOURS` times the log of their number."""
+    return FEWER_COLOURS * float(np.log(max(edges.shape[0] * edges.shape[1], 1)))
 
 
 def one_cluster(model: colours.ColourModel) -> bool:
@@ -85,7 +93,7 @@ def unused(model: colours.ColourModel, edges: np.ndarray) -> int | None:
     Under a warm lamp the camera did not balance, blue links can come out nearly grey
     (hard-196: a/b about (-7, 0) against green's (-16, 17)): the learnt blue mean never
     reaches them, green takes them all, and no cell reads (:func:`split`)."""
-    if model.absent is not None or edges.size == 0:
+    if model.absent is not None:
         return None
     return _unused(colours.log_probs(edges, model))
 
@@ -172,8 +180,7 @@ def split_wins(model: colours.ColourModel, halves: colours.ColourModel, edges: n
     by nature (hard-196's grey-blue: the hue term alone cost it 120, where the tiles it
     let read gained 95).  A colour that is really absent gains nothing: halving a real
     cluster gives its tiles' two edges of that colour two names."""
-    n = max(edges.shape[0] * edges.shape[1], 1)
-    return _likelihood(halves, edges)[0] > _likelihood(model, edges)[0] + FEWER_COLOURS * np.log(n)
+    return _likelihood(halves, edges)[0] > _likelihood(model, edges)[0] + _price(edges)
 
 
 def best(models: Sequence[colours.ColourModel], start: colours.ColourModel, edges: np.ndarray
@@ -192,7 +199,7 @@ def best(models: Sequence[colours.ColourModel], start: colours.ColourModel, edge
     with four colours, its blue links read green on 8 tiles)."""
     fits = [_likelihood(m, edges) for m in models]
     scores = [likelihood + _hue_agreement(cells, start, edges) for likelihood, cells in fits]
-    scores[0] -= FEWER_COLOURS * np.log(max(edges.shape[0] * edges.shape[1], 1))
+    scores[0] -= _price(edges)
     if len(models) > 1 and max(likelihood for likelihood, _ in fits[1:]) >= fits[0][0]:
         return models[1 + int(np.argmax(scores[1:]))]
     return models[int(np.argmax(scores))]
@@ -228,15 +235,18 @@ def as_blue(model: colours.ColourModel) -> colours.ColourModel:
     return replace(model, means=means, absent=GREEN)
 
 
+WITHOUT_GREEN = frozenset(n for n, t in TILES.items() if "green" not in t.edges)
+"""The tile numbers that carry no green link (1 to 14)."""
+
 MOSTLY_WITHOUT_GREEN = 0.5
-"""A reading of which at least this share are tiles 1 to 14 (the tiles without green) may
-be a Discovery puzzle's (a four-colour board's tiles are a quarter so)."""
+"""A reading of which at least this share are tiles without green may be a Discovery
+puzzle's (a four-colour board's tiles are a quarter so)."""
 
 
 def mostly_without_green(numbers: Sequence[int]) -> bool:
     """Are tile ``numbers`` at least :data:`DISCOVERY_MIN`, some of them with green, and
-    mostly (:data:`MOSTLY_WITHOUT_GREEN`) tiles without green (1 to 14)?"""
-    low = sum(1 <= n <= 14 for n in numbers)
+    mostly (:data:`MOSTLY_WITHOUT_GREEN`) tiles without green (:data:`WITHOUT_GREEN`)?"""
+    low = sum(n in WITHOUT_GREEN for n in numbers)
     return (len(numbers) >= DISCOVERY_MIN and low < len(numbers)
             and low >= MOSTLY_WITHOUT_GREEN * len(numbers))
 
@@ -245,5 +255,4 @@ def needless(four: colours.ColourModel, three: colours.ColourModel, edges: np.nd
     """Does the four-colour model ``four`` make the cells' edge samples ``edges`` (N, 6, 3)
     Lab likelier than the model ``three`` without a colour by less than its price (the
     :data:`FEWER_COLOURS` lead :func:`best` asks of it)?"""
-    n = max(edges.shape[0] * edges.shape[1], 1)
-    return _likelihood(four, edges)[0] < _likelihood(three, edges)[0] + FEWER_COLOURS * np.log(n)
+    return _likelihood(four, edges)[0] < _likelihood(three, edges)[0] + _price(edges)

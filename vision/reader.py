@@ -168,31 +168,8 @@ def _choose_frame(lat: Lattice, cells: np.ndarray) -> tuple[Lattice, int]:
     Returns the new lattice and the number of clockwise steps the labels turned.
     """
     centre = cells.mean(0) if len(cells) else np.zeros(2)
-    p0 = centre @ BASIS.T
-    dirs = MIDPOINTS * 2 / SQ3  # unit vectors towards the 6 neighbours
-    img = lat.to_image(np.vstack([p0, p0 + dirs]))
-    dy = img[1:, 1] - img[0, 1]
-    dx = img[1:, 0] - img[0, 0]
-    down = dy / np.maximum(np.hypot(dx, dy), 1e-9)
-    e = int(np.argmax(down))       # old edge pointing most downwards becomes edge 3
-    k = (3 - e) % 6
-    # (p_old = Rcw(-60k) p_new)
+    k = int(_down_steps(lat.H[None], (centre @ BASIS.T)[None])[0])
     return replace(lat, H=lat.H @ _TURN_STEPS[k]), k
-
-
-_TO_NEIGHBOURS = np.vstack([np.zeros(2), MIDPOINTS * 2 / SQ3])
-"""A cell's centre (the plane's origin) and the unit vectors towards its 6 neighbours."""
-
-
-def _turn_steps(k: int) -> np.ndarray:
-    """The 3x3 plane turn :func:`_choose_frame` applies for ``k`` clockwise label steps."""
-    th = -np.deg2rad(60 * k)
-    R = np.eye(3)
-    R[:2, :2] = [[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]]
-    return R
-
-
-_TURN_STEPS = [_turn_steps(k) for k in range(6)]
 
 
 def _upright(Hs: np.ndarray) -> np.ndarray:
@@ -200,11 +177,34 @@ def _upright(Hs: np.ndarray) -> np.ndarray:
     (N, 3, 3), all at once (a cloth's print can make dozens of loose places a frame)."""
     if len(Hs) == 0:
         return Hs
-    img = lattice._apply(Hs, np.broadcast_to(_TO_NEIGHBOURS, (len(Hs), 7, 2)))
+    steps = _down_steps(Hs, np.zeros((len(Hs), 2)))
+    return np.array([H @ _TURN_STEPS[k] for H, k in zip(Hs, steps)])
+
+
+_TO_NEIGHBOURS = MIDPOINTS * 2 / SQ3
+"""(6, 2) plane unit vectors from a cell's centre towards its 6 neighbours."""
+
+
+def _down_steps(Hs: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """Clockwise label steps (N,) int that make the edge of the cell centred at plane point
+    ``at`` (N, 2) that points most down the photo under ``Hs`` (N, 3, 3) its edge 3."""
+    pts = np.concatenate([at[:, None, :], at[:, None, :] + _TO_NEIGHBOURS[None]], axis=1)
+    img = lattice._apply(Hs, pts)
     dy = img[:, 1:, 1] - img[:, :1, 1]
     dx = img[:, 1:, 0] - img[:, :1, 0]
     e = np.argmax(dy / np.maximum(np.hypot(dx, dy), 1e-9), axis=1)
-    return np.array([H @ _TURN_STEPS[(3 - int(i)) % 6] for H, i in zip(Hs, e)])
+    return (3 - e) % 6
+
+
+def _turn_steps(k: int) -> np.ndarray:
+    """The 3x3 plane turn for ``k`` clockwise label steps: p_old = Rcw(-60k) p_new."""
+    th = -np.deg2rad(60 * k)
+    R = np.eye(3)
+    R[:2, :2] = [[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]]
+    return R
+
+
+_TURN_STEPS = [_turn_steps(k) for k in range(6)]
 
 
 def _with_weak_neighbours(cells: np.ndarray, con: np.ndarray) -> np.ndarray:
@@ -1077,7 +1077,8 @@ def learn_colours(model: colours.ColourModel, edges: np.ndarray, learn: np.ndarr
     ``learn`` (N,) bool, weighted by confidence, :data:`COLOUR_ROUNDS` times.  The cells
     ``learn`` claim tile numbers first (``identify``'s ``first``).  When green and blue
     end up on one cluster, the photo may lack one of them; when one of them names no
-    edge, the other's cluster may hold both (``missing_colour``)."""
+    edge, the other's cluster may hold both (``missing_colour``); last, a naming under
+    which the cells read as a Discovery puzzle may be taken (:func:`_as_discovery`)."""
     learnt = _refit_colours(model, edges, learn)
     if missing_colour.one_cluster(learnt) and learn.any():
         tries = [learnt] + [_refit_colours(missing_colour.without(model, c), edges, learn)
