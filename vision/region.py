@@ -30,6 +30,17 @@ MARGIN = 0.15
 MAX_SHARE = 0.3
 """A region covering more than this share of the photo is not worth cropping to."""
 
+FINE_SIDE = 1200
+"""Longest side (px) of the copy on which tile bodies are looked for one by one, when hue
+variety finds no region (:func:`_bodies_with_links`)."""
+
+FINE_GAP = 2
+"""Gaps up to twice this (fine-copy px) in the dark bodies are closed: a link band of a
+tile 15-20 px across there."""
+
+MIN_LINKS = 30
+"""Link pixels (fine copy) a body must hold to be taken for tiles."""
+
 
 def board_region(image: np.ndarray) -> tuple[int, int, int, int] | None:
     """Box (x0, y0, x1, y1), image px, round the tiles of a BGR uint8 photo (H, W, 3).
@@ -50,7 +61,7 @@ def board_region(image: np.ndarray) -> tuple[int, int, int, int] | None:
     variety = colours.diversity_gate(lab, neutral, link, max(7.0, WINDOW * max(small.shape[:2])))
     n, _labels, stats, _c = cv2.connectedComponentsWithStats((variety > 0.5).astype(np.uint8))
     if n <= 1:
-        return None
+        return _bodies_with_links(image)
     stats = stats[1:]
     areas = stats[:, cv2.CC_STAT_AREA]
     big = stats[int(np.argmax(areas))]
@@ -63,7 +74,47 @@ def board_region(image: np.ndarray) -> tuple[int, int, int, int] | None:
         box = _box(keep, small.shape[:2], f, (w, h))
         if (box[2] - box[0]) * (box[3] - box[1]) <= MAX_SHARE * w * h:
             return int(box[0]), int(box[1]), int(box[2]), int(box[3])
-    return None
+    return _bodies_with_links(image)
+
+
+def _bodies_with_links(image: np.ndarray) -> tuple[int, int, int, int] | None:
+    """Box (x0, y0, x1, y1), image px, round the dark body that holds the most link colour
+    of three hues or more, or ``None``.
+
+    Where hue variety is everywhere (a cloth printed with dots of the link colours, the
+    tiles a few pixels across on the small copy: hard-78's ten tiles on a 12 Mpx photo),
+    the tiles still differ from the print in one way: their links lie *inside* dark
+    bodies, while the print's dots lie on the cloth.  So the dark bodies are closed over
+    thin links on a finer copy, and the links inside each are counted by hue.
+    """
+    h, w = image.shape[:2]
+    f = min(1.0, FINE_SIDE / max(h, w))
+    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else image
+    lab = colours.to_lab(small)
+    dark = bodies.dark_mask(lab)
+    neutral = colours.neutral_point(lab, dark)
+    closed = bodies.body_region(dark, FINE_GAP).astype(np.uint8)
+    n, labels, stats, _c = cv2.connectedComponentsWithStats(closed)
+    if n <= 1:
+        return None
+    a = lab[..., 1] - neutral[0]
+    b = lab[..., 2] - neutral[1]
+    hue = np.stack([a * np.float32(u[0]) + b * np.float32(u[1]) for u in colours.PROTOTYPE_HUES],
+                   -1).argmax(-1)
+    on = (colours.link_image(lab, neutral) > 0.3) & (closed > 0)
+    per_hue = np.stack([np.bincount(labels[on & (hue == c)], minlength=n) for c in range(4)], 1)
+    total = per_hue.sum(1)
+    # (a tile carries three link colours: a body with one or two hues is print or a stain)
+    varied = (per_hue >= np.maximum(3, 0.05 * total[:, None])).sum(1) >= 3
+    score = np.where(varied, total, 0)
+    score[0] = 0                                   # the background
+    best = int(np.argmax(score))
+    if score[best] < MIN_LINKS:
+        return None
+    box = _box(stats[best][None], small.shape[:2], f, (w, h))
+    if (box[2] - box[0]) * (box[3] - box[1]) > MAX_SHARE * w * h:
+        return None
+    return int(box[0]), int(box[1]), int(box[2]), int(box[3])
 
 
 def _box(patches: np.ndarray, small_shape: tuple[int, int], f: float, size: tuple[int, int]
