@@ -82,6 +82,19 @@ def test_dark_blue_check_in_dim_light_read_with_the_cameras_grey():
     assert best_alignment(expected, read)[2] == len(expected)
 
 
+def test_dim_board_on_dark_felt_read_with_the_cameras_grey(bench_scene):
+    # hard-174: 46 tiles of 44 px on a dark felt, dim and blurred.  The photo's grey is
+    # only 2.8 from the camera's, yet with it no lattice is found (the felt, dark and
+    # barely coloured, lights up the link image); with the camera's grey it is.  The
+    # look used to be skipped below 3 units apart: 16 tiles read, now 39.
+    path, _truth, expected = bench_scene("hard", 174)
+    lab = colours.to_lab(cv2.imread(str(path)))
+    estimated = reader.link_and_mask(lab, look="gated")[0].neutral
+    assert reader.CAMERA_GREY_APART <= np.hypot(*estimated) < 3.0
+    read = read_photo(str(path))
+    assert best_alignment(expected, read)[2] >= 36
+
+
 def test_camera_grey_look_is_skipped_when_it_would_change_nothing():
     lab = np.zeros((100, 100, 3), np.float32)
     lab[..., 0] = 120.0                     # a neutral grey photo: its grey is the camera's

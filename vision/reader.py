@@ -71,7 +71,7 @@ DOUBTFUL_SHARE = 0.9
 """A read on a rectified photo whose lattice score (soft count of cells read cleanly) is
 under this share of the tiles kept is compared with a read of the photo as taken."""
 
-CAMERA_GREY_APART = 3.0
+CAMERA_GREY_APART = 1.0
 """The camera-grey look is tried only when the photo's estimated grey is this far (Lab a/b
 units) from the camera's."""
 
