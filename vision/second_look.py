@@ -26,6 +26,10 @@ UNEXPLAINED = 2.0
 """A read is poor when the tile mask covers more than this many times the cells it read
 (plus a few: loose tiles, shadows)."""
 
+CLEAN_SHARE = 0.8
+"""A lattice reads cleanly when its score (a soft count of cells read cleanly) is at least
+this share of the tiles read on it."""
+
 CONFIDENT = 0.9
 """Readings at least this confident count fully towards a read's quality."""
 
