@@ -42,6 +42,17 @@ MIN_LINKS = 30
 """Link pixels (fine copy) a body must hold to be taken for tiles."""
 
 
+def _reduced(image: np.ndarray, side: int) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, np.ndarray]:
+    """A copy of ``image`` no longer than ``side`` px: (copy, scale, its Lab, its dark-body
+    mask, its grey a/b)."""
+    h, w = image.shape[:2]
+    f = min(1.0, side / max(h, w))
+    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else image
+    lab = colours.to_lab(small)
+    dark = bodies.dark_mask(lab)
+    return small, f, lab, dark, colours.neutral_point(lab, dark)
+
+
 def board_region(image: np.ndarray) -> tuple[int, int, int, int] | None:
     """Box (x0, y0, x1, y1), image px, round the tiles of a BGR uint8 photo (H, W, 3).
 
@@ -49,11 +60,7 @@ def board_region(image: np.ndarray) -> tuple[int, int, int, int] | None:
     of the photo (reading the whole photo costs no more then).
     """
     h, w = image.shape[:2]
-    f = min(1.0, SIDE / max(h, w))
-    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else image
-    lab = colours.to_lab(small)
-    dark = bodies.dark_mask(lab)
-    neutral = colours.neutral_point(lab, dark)
+    small, f, lab, dark, neutral = _reduced(image, SIDE)
     # links lie inside grey bodies (as in the reader's first look): a coloured cloth is
     # no link; on a dark cloth the gate lets everything through and variety decides
     gate = bodies.body_region(dark, max(3, round(max(small.shape[:2]) / 50)))
@@ -88,11 +95,7 @@ def _bodies_with_links(image: np.ndarray) -> tuple[int, int, int, int] | None:
     thin links on a finer copy, and the links inside each are counted by hue.
     """
     h, w = image.shape[:2]
-    f = min(1.0, FINE_SIDE / max(h, w))
-    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else image
-    lab = colours.to_lab(small)
-    dark = bodies.dark_mask(lab)
-    neutral = colours.neutral_point(lab, dark)
+    small, f, lab, dark, neutral = _reduced(image, FINE_SIDE)
     closed = bodies.body_region(dark, FINE_GAP).astype(np.uint8)
     n, labels, stats, _c = cv2.connectedComponentsWithStats(closed)
     if n <= 1:
