@@ -110,12 +110,12 @@ def test_far_more_needs_many_more_tiles_on_a_clean_lattice():
     from types import SimpleNamespace as NS
     lat = NS(score=15.0)
     many = NS(lattice=lat, readings=[None] * 16)
-    assert reader._far_more(many, NS(lattice=None, readings=[None] * 6))
-    assert not reader._far_more(many, NS(lattice=None, readings=[None] * 9))    # not twice
-    assert not reader._far_more(NS(lattice=lat, readings=[None] * 5),
-                                NS(lattice=None, readings=[None] * 2))         # 3 more only
-    assert not reader._far_more(NS(lattice=NS(score=8.0), readings=[None] * 16),
-                                NS(lattice=None, readings=[None] * 6))         # reads poorly
+    assert second_look.far_more(many, NS(lattice=None, readings=[None] * 6))
+    assert not second_look.far_more(many, NS(lattice=None, readings=[None] * 9))    # not twice
+    assert not second_look.far_more(NS(lattice=lat, readings=[None] * 5),
+                                    NS(lattice=None, readings=[None] * 2))     # 3 more only
+    assert not second_look.far_more(NS(lattice=NS(score=8.0), readings=[None] * 16),
+                                    NS(lattice=None, readings=[None] * 6))     # reads poorly
 
 
 def test_camera_grey_look_is_skipped_when_it_would_change_nothing():

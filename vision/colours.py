@@ -236,6 +236,16 @@ def adapt_scale(model: ColourModel, samples: np.ndarray) -> ColourModel:
     return m
 
 
+def nearest_hue(lab: np.ndarray, neutral: np.ndarray) -> np.ndarray:
+    """Index (H, W) int of the link colour (0..3, :data:`CLASSES`) whose prototype hue is
+    nearest each pixel's a/b about ``neutral``, whatever its chroma."""
+    a = lab[..., 1] - neutral[0]
+    b = lab[..., 2] - neutral[1]
+    # nearest hue = largest cosine with the prototype directions (no angles needed)
+    cos = np.stack([a * np.float32(u[0]) + b * np.float32(u[1]) for u in PROTOTYPE_HUES], -1)
+    return cos.argmax(-1)
+
+
 def diversity_gate(lab: np.ndarray, neutral: np.ndarray, link: np.ndarray, window: int) -> np.ndarray:
     """float32 0..1 (H, W): where link colour of at least three different hues lies near.
 
@@ -243,11 +253,7 @@ def diversity_gate(lab: np.ndarray, neutral: np.ndarray, link: np.ndarray, windo
     link-like colour (a green check, red stripes) is mostly one hue; gating by hue variety
     within ``window`` px (about a tile) keeps the tiles and drops the pattern.
     """
-    a = lab[..., 1] - neutral[0]
-    b = lab[..., 2] - neutral[1]
-    # nearest hue = largest cosine with the prototype directions (no angles needed)
-    cos = np.stack([a * np.float32(u[0]) + b * np.float32(u[1]) for u in PROTOTYPE_HUES], -1)
-    cls = cos.argmax(-1)
+    cls = nearest_hue(lab, neutral)
     on = link > 0.3
     k = max(5, int(window) | 1)
     score = np.zeros(link.shape, np.float32)

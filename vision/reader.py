@@ -473,7 +473,7 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     ``beside``: for the unveiled look, a good read beside whose tiles a veiled cell was
     seen (:func:`_veiled_beside`); the veil may then lie over part of the board only.
     ``current``: the best read so far; the unveiled look's read of a photo whose bodies
-    show no veil is kept only if it reads far more (:func:`_far_more`)."""
+    show no veil is kept only if it reads far more (``second_look.far_more``)."""
     if look != "unveiled":
         return _read_look(photo, source, profile, look, pitch_px, prior)
     # a glare veil over the whole board: read the photo cleared of it, as it would be
@@ -482,26 +482,10 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     scene = _read_look(cleared, cleared.image, profile, "gated", pitch_px, prior)
     if scene is None or not (_veiled_bodies(photo, scene)
                              or beside is not None and _veiled_additions(photo, scene, beside)
-                             or current is not None and _far_more(scene, current)):
+                             or current is not None and second_look.far_more(scene, current)):
         return None
     scene.photo = photo
     return scene
-
-
-FAR_MORE = (2.0, 4)
-"""A read has far more tiles than another when it has this many times as many, and this
-many more at least (see :func:`_far_more`)."""
-
-
-def _far_more(scene: Scene, other: Scene) -> bool:
-    """Does ``scene`` read far more tiles than ``other`` (:data:`FAR_MORE`), on a lattice
-    whose cells read cleanly (its score at least :data:`second_look.CLEAN_SHARE` of the
-    tiles)?  A photo cleared of a veil it never had can read better: a light table is
-    darkened, and only the tiles keep their colours (hard-130, a light striped cloth: 6
-    tiles of 16 read as taken, 16 cleared)."""
-    n, m = len(scene.readings), len(other.readings)
-    return (scene.lattice is not None and n >= max(FAR_MORE[0] * m, m + FAR_MORE[1])
-            and scene.lattice.score >= second_look.CLEAN_SHARE * n)
 
 
 PASTEL = 6.0

@@ -78,9 +78,9 @@ def board_region(image: np.ndarray) -> tuple[int, int, int, int] | None:
             & (stats[:, 1] < big[1] + big[3] + reach) & (stats[:, 1] + stats[:, 3] > big[1] - reach))
     for keep in (stats[near & (areas >= KEEP * areas.max())], big[None]):
         # (the largest patch alone when noise on a dark cloth spreads the box too wide)
-        box = _box(keep, small.shape[:2], f, (w, h))
-        if (box[2] - box[0]) * (box[3] - box[1]) <= MAX_SHARE * w * h:
-            return int(box[0]), int(box[1]), int(box[2]), int(box[3])
+        box = _worth_cropping(_box(keep, small.shape[:2], f, (w, h)), w, h)
+        if box is not None:
+            return box
     return _bodies_with_links(image)
 
 
@@ -100,10 +100,7 @@ def _bodies_with_links(image: np.ndarray) -> tuple[int, int, int, int] | None:
     n, labels, stats, _c = cv2.connectedComponentsWithStats(closed)
     if n <= 1:
         return None
-    a = lab[..., 1] - neutral[0]
-    b = lab[..., 2] - neutral[1]
-    hue = np.stack([a * np.float32(u[0]) + b * np.float32(u[1]) for u in colours.PROTOTYPE_HUES],
-                   -1).argmax(-1)
+    hue = colours.nearest_hue(lab, neutral)
     on = (colours.link_image(lab, neutral) > 0.3) & (closed > 0)
     per_hue = np.stack([np.bincount(labels[on & (hue == c)], minlength=n) for c in range(4)], 1)
     total = per_hue.sum(1)
@@ -114,7 +111,11 @@ def _bodies_with_links(image: np.ndarray) -> tuple[int, int, int, int] | None:
     best = int(np.argmax(score))
     if score[best] < MIN_LINKS:
         return None
-    box = _box(stats[best][None], small.shape[:2], f, (w, h))
+    return _worth_cropping(_box(stats[best][None], small.shape[:2], f, (w, h)), w, h)
+
+
+def _worth_cropping(box: np.ndarray, w: int, h: int) -> tuple[int, int, int, int] | None:
+    """``box`` as a tuple if it covers at most :data:`MAX_SHARE` of a ``w`` × ``h`` photo."""
     if (box[2] - box[0]) * (box[3] - box[1]) > MAX_SHARE * w * h:
         return None
     return int(box[0]), int(box[1]), int(box[2]), int(box[3])

@@ -30,6 +30,10 @@ CLEAN_SHARE = 0.8
 """A lattice reads cleanly when its score (a soft count of cells read cleanly) is at least
 this share of the tiles read on it."""
 
+FAR_MORE = (2.0, 4)
+"""A read has far more tiles than another when it has this many times as many, and this
+many more at least (see :func:`far_more`)."""
+
 CONFIDENT = 0.9
 """Readings at least this confident count fully towards a read's quality."""
 
@@ -54,6 +58,18 @@ def better(other: Any, scene: Any) -> bool:
     if other.lattice is None or scene.lattice is None:
         return True
     return other.lattice.score >= earned(scene)
+
+
+def far_more(scene: Any, other: Any) -> bool:
+    """Does ``scene`` read far more tiles than ``other`` (:data:`FAR_MORE`), on a lattice
+    whose cells read cleanly (its score at least :data:`CLEAN_SHARE` of the tiles)?  The
+    bar a look's read must clear when the reason for that look is not seen (the unveiled
+    look on a photo whose bodies show no veil): a photo cleared of a veil it never had
+    can read better, a light table darkened and only the tiles keeping their colours
+    (hard-130, a light striped cloth: 6 tiles of 16 read as taken, 16 cleared)."""
+    n, m = len(scene.readings), len(other.readings)
+    return (scene.lattice is not None and n >= max(FAR_MORE[0] * m, m + FAR_MORE[1])
+            and scene.lattice.score >= CLEAN_SHARE * n)
 
 
 def earned(scene: Any) -> float:
