@@ -85,3 +85,21 @@ def test_a_glare_spot_over_part_of_a_real_tile_is_cleared():
     from vision.image_io import load_photo
     plain = reader._read_look(load_photo(_one_tile_picture(15)), _one_tile_picture(15), None, "gated")
     assert plain.readings and not reader._veiled_bodies(load_photo(_one_tile_picture(15)), plain)
+
+
+def test_a_real_tile_without_red_under_a_tungsten_lamp_is_read_with_the_cast_taken_off():
+    # a tungsten lamp the camera did not balance scales blue by 0.55 and red by 1.2: real
+    # tile 47 (blue, green, yellow) then reads as nothing in every look but the one whose
+    # photo is balanced by its body's channel gains
+    from bench.real_photo_bench import VARIANTS
+    from vision import balance, reader
+    from vision.image_io import load_photo
+    img = VARIANTS["tungsten"](_one_tile_picture(47))
+    gains = balance.body_gains(img)
+    assert gains is not None and gains[2] < 1.0 < gains[0]  # red taken down, blue up
+    tile, rotation = _labels()[47]
+    board = read_photo(img)
+    assert [(p.tile, p.rotation) for p in board.tiles.values()] == [(tile, rotation)]
+    photo = load_photo(img)
+    plain = reader._analyse_once(photo, img, None, "gated")
+    assert not plain.readings

@@ -17,8 +17,8 @@ from referee.board import Board
 from referee.hexgrid import components, distance, neighbours
 from referee.matching import touching_edges
 
-from . import (bodies, colours, cover, haze, identify, lattice, missing_colour, region, sampling,
-               search, second_look, table)
+from . import (balance, bodies, colours, cover, haze, identify, lattice, missing_colour, region,
+               sampling, search, second_look, table)
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
 from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice
@@ -474,6 +474,17 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     seen (:func:`_veiled_beside`); the veil may then lie over part of the board only.
     ``current``: the best read so far; the unveiled look's read of a photo whose bodies
     show no veil is kept only if it reads far more (``second_look.far_more``)."""
+    if look == "balanced":
+        # a lamp's cast taken off by the bodies' channel gains, read as the first look
+        # (the scene keeps the photo as taken, for the overlay)
+        gains = balance.body_gains(photo.image)
+        if gains is None:
+            return None
+        cast_off = replace(photo, image=balance.balanced(photo.image, gains))
+        scene = _read_look(cast_off, cast_off.image, profile, "gated", pitch_px, prior)
+        if scene is not None:
+            scene.photo = photo
+        return scene
     if look != "unveiled":
         return _read_look(photo, source, profile, look, pitch_px, prior)
     # a glare veil over the whole board: read the photo cleared of it, as it would be

@@ -12,15 +12,18 @@ from typing import Any
 
 from .identify import clean
 
-LOOKS = ("gated", "ungated", "diverse", "camera-grey", "dense", "unveiled")
+LOOKS = ("gated", "ungated", "diverse", "camera-grey", "dense", "unveiled", "balanced")
 """Link images tried in turn (see ``reader.link_and_mask``): gated by the grey bodies,
 ungated, gated by hue variety (a one-colour table pattern is no tile), gated with the
 camera's grey (a/b = 0) in place of the photo's darkest grey pixels (a dark cloth), and
 gated by the density of grey body round each pixel (a cloth of coloured dots, each with a
 dark rim that the plain gate closes over; its search starts at the densest link colour,
-not the mean, which the dots pull off the tiles), and, last, the photo cleared of a glare
+not the mean, which the dots pull off the tiles); then the photo cleared of a glare
 veil pixel by pixel (``haze.clear_veil``: a veil over the whole board leaves no black body
-to gate by, its bodies are grey and its links pastel) and read as the first look."""
+to gate by, its bodies are grey and its links pastel) and read as the first look, and,
+last, the photo with a lamp's colour cast taken off by the bodies' channel gains
+(``balance``: a cast scales each channel, so a light link shifts more than a body) and
+read as the first look."""
 
 UNEXPLAINED = 2.0
 """A read is poor when the tile mask covers more than this many times the cells it read
