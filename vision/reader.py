@@ -482,8 +482,13 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
             return None
         cast_off = replace(photo, image=balance.balanced(photo.image, gains))
         scene = _read_look(cast_off, cast_off.image, profile, "gated", pitch_px, prior)
-        if scene is not None:
-            scene.photo = photo
+        # (the gains are coarse, measured on dark bodies: a read that gives any tile
+        # doubtfully is more likely guessing than seeing through a cast; hard-194, a tile
+        # under a hand read as another at 0.63)
+        if scene is None or any(rd.confidence < second_look.CONFIDENT
+                                for _c, rd, _px in scene.readings):
+            return None
+        scene.photo = photo
         return scene
     if look != "unveiled":
         return _read_look(photo, source, profile, look, pitch_px, prior)
