@@ -97,3 +97,25 @@ def test_blue_links_over_exposed_in_part_are_not_read_green():
     row = read_variant("discovery10", "over-exposed")
     assert row["right"] >= row["tiles"] - 1, row
     assert row["read"] == row["right"], row
+
+
+def test_a_tile_lost_to_a_dim_warm_cast_beside_a_good_read_is_read_balanced():
+    """discovery10 under a strong warm cast, dimmed: the first read gives 9 tiles cleanly
+    and misses tile 8 at the board's rim, whose edges still stand out from its corners in
+    colour; that sends the read to the balanced look (the cast taken off by the bodies'
+    channel gains), which reads all 10, each at confidence 1.0.  The photo as taken has no
+    such cell beside its tiles."""
+    if not (PHOTOS / "discovery10.jpg").exists():
+        pytest.skip("real photos missing")
+    import cv2
+
+    from bench.real_photo_bench import VARIANTS, read_variant
+    from vision import reader
+    from vision.image_io import load_photo
+    row = read_variant("discovery10", "warm-strong-dim")
+    assert row["right"] == row["read"] == row["tiles"] == 10, row
+    for variant, missed in (("warm-strong-dim", True), ("as-taken", False)):
+        image = VARIANTS[variant](cv2.imread(str(PHOTOS / "discovery10.jpg")))
+        photo = load_photo(image)
+        first = reader._analyse_once(photo, image, None, "gated")
+        assert reader._missed_beside(photo, first) is missed
