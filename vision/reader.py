@@ -569,27 +569,15 @@ def _missed_beside(photo: Photo, scene: Scene) -> bool:
     one tile at the board's rim, which the balanced look reads.  A bare table beside a
     board seldom shows such edges (the real photos as taken: none; hard and real-texture
     0-59: 6 of the 58 good first reads)."""
-    read = {c for c, _rd, _px in scene.readings}
-    if scene.lattice is None or len(read) < HELD:
+    if scene.lattice is None or len(scene.readings) < HELD:
         return False
-    taken = read | {c for c, _rd, _px in scene.unreadable}
-    count: dict[tuple[int, int], int] = {}
-    for c in read:
-        for n in neighbours(c):
-            if n not in taken:
-                count[n] = count.get(n, 0) + 1
-    cells = np.array(sorted(c for c, k in count.items() if k >= HELD), int).reshape(-1, 2)
+    known = np.array(sorted(c for c, _rd, _px in scene.readings), int)
+    taken = np.array([c for c, _rd, _px in scene.readings + scene.unreadable], int)
+    cells = _veiled_cells(scene.link, scene.lattice, known, taken)
     if len(cells) == 0:
         return False
-    known = np.array(sorted(read), int)
     held = _neighbours_shift(cells, known, np.array([scene.shifts[tuple(c)] for c in known]))
-    lat = _on_photo(scene, photo)
-    h, w = photo.image.shape[:2]
-    xy = lat.to_image(cells.astype(np.float64) @ BASIS.T + held)
-    inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
-    if not inside.any():
-        return False
-    edges, corners = sample_cells(photo.image, lat, cells[inside], held[inside])
+    edges, corners = sample_cells(photo.image, _on_photo(scene, photo), cells, held)
     body = median(corners[..., 1:], axis=1)
     step = np.linalg.norm(edges[..., 1:] - body[:, None, :], axis=-1)
     return bool(((step > LINK_CHROMA).sum(1) >= LINKED_EDGES).any())
