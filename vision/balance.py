@@ -7,16 +7,16 @@ gain is a product, so a yellow link is shifted far more than a black body, and u
 strong cast a tile without red reads as nothing (its yellow turns orange, its green
 yellow, its blue grey).  The black bodies are the one surface known to be grey, so their
 channels give the gains back (von Kries): each channel is scaled so the bodies come out
-grey.  The bodies are dark, so the gains are measured coarsely: this is one of the
-reader's later looks (``second_look.LOOKS``), tried after a poor read and kept only when
-it reads better.
+grey.  The bodies are dark, so the gains are measured coarsely: this is the reader's last
+look (``second_look.LOOKS``), tried after a poor read or a good one that seems to have
+missed a tile (``reader._missed_beside``), and kept only when it reads better.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from . import bodies, colours
-from .order_stats import median, percentile
+from .order_stats import median
 
 MIN_LEVEL = 4.0
 """Least body level (0-255, each channel) whose channel ratios mean anything: bodies
@@ -28,17 +28,16 @@ reader's grey already takes off."""
 
 
 def body_gains(bgr: np.ndarray) -> np.ndarray | None:
-    """Per-channel gains (3,) float, B G R, mean 1, that make the tile bodies grey; ``None``
-    when the bodies are too dark to tell (:data:`MIN_LEVEL`) or barely tinted
-    (:data:`MIN_CAST`).  ``bgr``: (H, W, 3) uint8."""
-    lab = colours.to_lab(bgr[::2, ::2])
-    dark = bodies.dark_mask(lab)
-    L = lab[..., 0]
-    # the darkest of the dark: bodies, not a dark table's lighter weave or shadows
-    sel = dark & (L <= percentile(L, 25))
-    if sel.sum() < 50:
+    """Per-channel gains (3,) float, B G R, that make the tile bodies grey at their mean
+    level (``colours.darkest_grey``, as the reader's grey is measured); ``None`` when the
+    bodies are too dark to tell (:data:`MIN_LEVEL`) or barely tinted (:data:`MIN_CAST`).
+    ``bgr``: (H, W, 3) uint8, measured on every other pixel."""
+    half = bgr[::2, ::2]
+    lab = colours.to_lab(half)
+    sel = colours.darkest_grey(lab, bodies.dark_mask(lab), step=1)
+    if sel is None:
         return None
-    level = median(bgr[::2, ::2][sel].astype(np.float32), axis=0)
+    level = median(half[sel].astype(np.float32), axis=0)
     if level.min() < MIN_LEVEL:
         return None
     gains = float(level.mean()) / level

@@ -91,6 +91,16 @@ def chroma(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sqrt(out, out=out)
 
 
+def darkest_grey(lab: np.ndarray, dark: np.ndarray, step: int = 2) -> np.ndarray | None:
+    """The photo's darkest grey pixels, taken for the tile bodies: bool mask over
+    ``lab[::step, ::step]`` of the pixels of the dark mask ``dark`` (H, W) in the darkest
+    quarter of lightness (not a dark table's lighter weave or shadows); ``None`` when there
+    are fewer than 50."""
+    L = lab[::step, ::step, 0]
+    sel = dark[::step, ::step] & (L <= percentile(L, 25))
+    return sel if sel.sum() >= 50 else None
+
+
 def neutral_point(lab: np.ndarray, dark: np.ndarray | None = None) -> np.ndarray:
     """The photo's grey (a, b).
 
@@ -99,9 +109,8 @@ def neutral_point(lab: np.ndarray, dark: np.ndarray | None = None) -> np.ndarray
     bright pixels.
     """
     if dark is not None:
-        L = lab[::2, ::2, 0]
-        sel = dark[::2, ::2] & (L <= percentile(L, 25))
-        if sel.sum() >= 50:
+        sel = darkest_grey(lab, dark)
+        if sel is not None:
             return median(lab[::2, ::2, 1:][sel], axis=0).astype(np.float32)
     ab = lab[::4, ::4, 1:].reshape(-1, 2)
     L = lab[::4, ::4, 0].ravel()

@@ -479,32 +479,39 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     ``current``: the best read so far; the unveiled look's read of a photo whose bodies
     show no veil is kept only if it reads far more (``second_look.far_more``)."""
     if look == "balanced":
-        # a lamp's cast taken off by the bodies' channel gains, read as the first look
-        # (the scene keeps the photo as taken, for the overlay)
+        # a lamp's cast taken off by the bodies' channel gains
         gains = balance.body_gains(photo.image)
         if gains is None:
             return None
-        cast_off = replace(photo, image=balance.balanced(photo.image, gains))
-        scene = _read_look(cast_off, cast_off.image, profile, "gated", pitch_px, prior)
+        cast_off = balance.balanced(photo.image, gains)
+        scene = _read_as_first(photo, cast_off, profile, pitch_px, prior)
         # (the gains are coarse, measured on dark bodies: a read that gives any tile
         # doubtfully is more likely guessing than seeing through a cast; hard-194, a tile
         # under a hand read as another at 0.63)
         if scene is None or any(rd.confidence < second_look.CONFIDENT
                                 for _c, rd, _px in scene.readings):
             return None
-        scene.photo = photo
         return scene
     if look != "unveiled":
         return _read_look(photo, source, profile, look, pitch_px, prior)
     # a glare veil over the whole board: read the photo cleared of it, as it would be
-    # read without one (the scene keeps the photo as taken, for the overlay)
-    cleared = replace(photo, image=haze.clear_veil(photo.image))
-    scene = _read_look(cleared, cleared.image, profile, "gated", pitch_px, prior)
+    # read without one
+    scene = _read_as_first(photo, haze.clear_veil(photo.image), profile, pitch_px, prior)
     if scene is None or not (_veiled_bodies(photo, scene)
                              or beside is not None and _veiled_additions(photo, scene, beside)
                              or current is not None and second_look.far_more(scene, current)):
         return None
-    scene.photo = photo
+    return scene
+
+
+def _read_as_first(photo: Photo, image: np.ndarray, profile: Any, pitch_px: float | None,
+                   prior: search.Prior | None) -> Scene | None:
+    """The first look's read of ``photo`` with its pixels replaced by ``image`` (BGR, the
+    same size: cleared of a veil, a cast taken off); the scene keeps the photo as taken,
+    for the overlay and for the checks that compare the two."""
+    scene = _read_look(replace(photo, image=image), image, profile, "gated", pitch_px, prior)
+    if scene is not None:
+        scene.photo = photo
     return scene
 
 
@@ -573,7 +580,7 @@ def _missed_beside(photo: Photo, scene: Scene) -> bool:
         return False
     known = np.array(sorted(c for c, _rd, _px in scene.readings), int)
     taken = np.array([c for c, _rd, _px in scene.readings + scene.unreadable], int)
-    cells = _veiled_cells(scene.link, scene.lattice, known, taken)
+    cells = _held_cells(scene.link, scene.lattice, known, taken)
     if len(cells) == 0:
         return False
     held = _neighbours_shift(cells, known, np.array([scene.shifts[tuple(c)] for c in known]))
@@ -754,7 +761,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     # they then read clearly
     occ0, shifts0, strong0, model0 = occ, shifts, strong, model
     loose_edges, loose_corners = _loose_samples(link, full, S, hexes)
-    extra = _veiled_cells(link, lat, occ0[strong0], occ0)
+    extra = _held_cells(link, lat, occ0[strong0], occ0)
     known, known_shifts = occ0[strong0], shifts0[strong0]
     for _round in range(VEIL_ROUNDS):
         # (a washed-out cell's own links are too faint to settle it: it sits where its
@@ -849,7 +856,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         # clearly only once cleared of the veil holds its neighbours as a clear cell does
         known = np.concatenate([occ0[strong0], occ[won]])
         known_shifts = np.concatenate([shifts0[strong0], shifts[won]])
-        more = _veiled_cells(link, lat, known, occ)
+        more = _held_cells(link, lat, known, occ)
         if len(more) == 0 or not won:
             break
         extra = np.concatenate([extra, more])
@@ -1079,9 +1086,10 @@ def _repose_loose(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: list
     return moved
 
 
-def _veiled_cells(link: np.ndarray, lat: Lattice, clear: np.ndarray, occ: np.ndarray) -> np.ndarray:
-    """Cells not yet read that touch at least ``HELD`` clear cells (a hole or a notch in the
-    board, where a tile's links may be washed out by glare), inside the image, (M, 2)."""
+def _held_cells(link: np.ndarray, lat: Lattice, clear: np.ndarray, occ: np.ndarray) -> np.ndarray:
+    """Cells not in ``occ`` that touch at least ``HELD`` cells of ``clear`` (a hole or a
+    notch in the board, where glare may have washed out a tile's links, or a lamp's cast
+    taken them out of the link image), inside the image ``link``, (M, 2)."""
     have = {tuple(c) for c in clear.tolist()}
     taken = {tuple(c) for c in occ.tolist()}
     count: dict[tuple[int, int], int] = {}
