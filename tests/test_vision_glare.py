@@ -200,3 +200,28 @@ def test_cells_are_not_moved_when_most_of_the_read_is_poor(bench_scene):
     read = read_photo(str(path))
     right = best_alignment(expected, read)[2] if len(read) else 0
     assert right == len(read)                   # no tile given wrong
+
+
+def _corners_under_a_spot(lamp, lifts=(0.0, 0.0, 0.0, 0.0, 0.5, 0.3)):
+    """Corner samples (6, 3) of one tile: black body, two of them lit by a glare spot of
+    the lamp's colour ``lamp`` (BGR, 0-255) by the shares ``lifts``."""
+    a = np.asarray(lifts)[:, None]
+    return np.minimum((1 - a) * BODY + a * np.asarray(lamp, np.float64), 255.0)
+
+
+def test_glare_gains_give_back_a_warm_lamps_cast():
+    from vision import balance
+    lamp = np.array([0.8, 0.95, 1.1]) * 230.0
+    gains = balance.glare_gains(_corners_under_a_spot(lamp))
+    assert gains is not None
+    # balanced by its gains, the lamp comes out grey
+    assert np.ptp(lamp * gains) < 2.0
+
+
+def test_glare_gains_are_none_without_a_cast_or_without_glare():
+    from vision import balance
+    assert balance.glare_gains(_corners_under_a_spot((240.0, 245.0, 250.0))) is None
+    assert balance.glare_gains(_corners_under_a_spot((0.8 * 230, 0.95 * 230, 1.1 * 230),
+                                                     lifts=(0, 0, 0, 0, 0, 0.1))) is None
+    # a clipped spot is white whatever the lamp
+    assert balance.glare_gains(_corners_under_a_spot((300.0, 300.0, 400.0), lifts=(0, 0, 0, 0, 0.9, 0.9))) is None

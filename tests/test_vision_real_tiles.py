@@ -87,6 +87,38 @@ def test_a_glare_spot_over_part_of_a_real_tile_is_cleared():
     assert plain.readings and not reader._veiled_bodies(load_photo(_one_tile_picture(15)), plain)
 
 
+def test_a_real_tile_under_a_warm_lamps_glare_is_read_with_the_cast_the_glare_shows_taken_off():
+    # a warm lamp's glare spot over real tile 24's green link makes it look yellow: as
+    # taken, the tile reads confidently as tile 2 (its green swapped for yellow); the
+    # glare's own colour is the lamp's, and with that cast taken off the tile reads right
+    from bench.real_photo_bench import VARIANTS
+    from vision import balance, reader
+    from vision.image_io import load_photo
+    img = VARIANTS["glare-warm"](_one_tile_picture(24))
+    photo = load_photo(img)
+    plain = reader._analyse_once(photo, img, None, "gated")
+    assert [rd.tile for _c, rd, _px in plain.readings] == [2]
+    gains = reader._glare_gains(photo, plain)
+    assert gains is not None and gains[0] > 1.0 > gains[2]  # blue up, red down
+    tile, rotation = _labels()[24]
+    board = read_photo(img)
+    assert [(p.tile, p.rotation) for p in board.tiles.values()] == [(tile, rotation)]
+
+def test_a_white_glare_spot_shows_no_cast(monkeypatch):
+    # real tile 51 under a white glare spot: two of its corners are lit (any tint would
+    # do), and their light is grey
+    from bench.real_photo_bench import VARIANTS
+    from vision import balance, reader
+    from vision.image_io import load_photo
+    white = VARIANTS["glare-spot"](_one_tile_picture(51))
+    photo = load_photo(white)
+    first = reader._analyse_once(photo, white, None, "gated")
+    assert first.readings and reader._glare_gains(photo, first) is None
+    monkeypatch.setattr(balance, "GLARE_CAST", 1.0)
+    gains = reader._glare_gains(photo, first)
+    assert gains is not None and gains.max() / gains.min() < 1.1
+
+
 def test_a_real_tile_without_red_under_a_tungsten_lamp_is_read_with_the_cast_taken_off():
     # a tungsten lamp the camera did not balance scales blue by 0.55 and red by 1.2: real
     # tile 47 (blue, green, yellow) then reads as nothing in every look but the one whose

@@ -10,6 +10,12 @@ channels give the gains back (von Kries): each channel is scaled so the bodies c
 grey.  The bodies are dark, so the gains are measured coarsely: this is the reader's last
 look (``second_look.LOOKS``), tried after a poor read or a good one that seems to have
 missed a tile (``reader._missed_beside``), and kept only when it reads better.
+
+Glare on glossy tiles measures the cast better: a glare spot is the lamp's own light
+mirrored, so where it lifts a black corner the light added is the lamp's colour
+(:func:`glare_gains`).  Under a cast the camera did not balance, a veiled green link
+looks yellow and a veiled blue one grey, and a tile reads confidently as the tile with
+that link's colour swapped (real tiles under the benchmark's warm glare: 10 of 56).
 """
 from __future__ import annotations
 
@@ -44,6 +50,42 @@ def body_gains(bgr: np.ndarray) -> np.ndarray | None:
     if gains.max() / gains.min() < MIN_CAST:
         return None
     return gains
+
+
+GLARE_LIFT = 0.2
+"""Least share of white light over a corner for its glare to give the lamp's colour (a
+corner barely lifted is mostly body, and its colour mostly noise)."""
+
+CLIPPED = 250.0
+"""A corner with a channel this bright is clipped: its colour is no longer the lamp's."""
+
+GLARE_CAST = 1.25
+"""Least ratio of the largest to the smallest gain that the glare's colour must show for
+a look: two glare-lit corners of a tile under a white spot measure up to 1.21."""
+
+
+def glare_gains(corners: np.ndarray) -> np.ndarray | None:
+    """Per-channel gains (3,) float, B G R, that make the lamp's light grey, measured on
+    glare over the tiles' corners; ``None`` when fewer than two corners are lit by glare
+    (:data:`GLARE_LIFT`, not :data:`CLIPPED`) or their light is near grey
+    (:data:`GLARE_CAST`).
+
+    ``corners``: (N, 3) BGR samples of the corners of tiles read (black body wherever no
+    glare lies).  The darker half of them give the body; a corner showing ``(1 - a) *
+    body + a * lamp`` gives ``a`` by its lightness and so the lamp's colour."""
+    c = np.asarray(corners, np.float64).reshape(-1, 3)
+    if len(c) < 2:
+        return None
+    body = median(c[np.argsort(c.mean(1))[: len(c) // 2]], axis=0)
+    a = (c.mean(1) - body.mean()) / max(255.0 - body.mean(), 1.0)
+    lit = (a >= GLARE_LIFT) & (c.max(1) < CLIPPED)
+    if lit.sum() < 2:
+        return None
+    lamp = median((c[lit] - (1.0 - a[lit, None]) * body) / a[lit, None], axis=0)
+    if lamp.min() <= 0:
+        return None
+    gains = float(lamp.mean()) / lamp
+    return gains if gains.max() / gains.min() >= GLARE_CAST else None
 
 
 def balanced(bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:

@@ -342,11 +342,18 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
         # look, not every look; not while a live camera follows)
         missed = (look == "balanced" and not wanted and prior is None
                   and _missed_beside(photo, scene))
-        if not (wanted or veil_beside or missed):
+        # (glare on the tiles showing a lamp's cast: the balanced look, by the glare's
+        # colour, after any read)
+        lamp = _glare_gains(photo, scene) if look == "balanced" and prior is None else None
+        if not (wanted or veil_beside or missed or lamp is not None):
             continue
         other = _analyse_once(photo, source, profile, look, pitch_px, prior,
-                              beside=scene if veil_beside else None, current=scene)
-        if other is not None and second_look.better(other, scene):
+                              beside=scene if veil_beside else None, current=scene,
+                              gains=lamp)
+        # (the cast seen in the glare is reason enough: a read as good on the photo with
+        # the cast taken off is the truer one)
+        if other is not None and (second_look.better(other, scene) or lamp is not None
+                                  and second_look.as_good(other, scene)):
             scene, other = other, scene
         if other is not None:
             others.append(other)
@@ -471,20 +478,32 @@ def _analyse_region(photo: Photo, source: Any, box: tuple[int, int, int, int], p
 
 def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: float | None = None,
                   prior: search.Prior | None = None, beside: Scene | None = None,
-                  current: Scene | None = None) -> Scene | None:
+                  current: Scene | None = None, gains: np.ndarray | None = None
+                  ) -> Scene | None:
     """One read of the photo the way ``look`` says; ``None`` if that look does not apply.
 
     ``beside``: for the unveiled look, a good read beside whose tiles a veiled cell was
     seen (:func:`_veiled_beside`); the veil may then lie over part of the board only.
     ``current``: the best read so far; the unveiled look's read of a photo whose bodies
-    show no veil is kept only if it reads far more (``second_look.far_more``)."""
+    show no veil is kept only if it reads far more (``second_look.far_more``).
+    ``gains``: for the balanced look, the channel gains that take the cast off (default:
+    the bodies', ``balance.body_gains``)."""
     if look == "balanced":
-        # a lamp's cast taken off by the bodies' channel gains
-        gains = balance.body_gains(photo.image)
+        # a lamp's cast taken off by the channel gains of the glare or of the bodies
+        by_glare = gains is not None
+        if gains is None:
+            gains = balance.body_gains(photo.image)
         if gains is None:
             return None
         cast_off = balance.balanced(photo.image, gains)
         scene = _read_as_first(photo, cast_off, profile, pitch_px, prior)
+        if by_glare and (scene is None or second_look.wanted(scene)):
+            # (bodies balanced by a glare's colour can fall out of the grey gate: real
+            # tile 24 under the warm glare, its lattice found only ungated; balanced by the
+            # bodies' coarse gains, hard-108's floral cloth read ungated as 2 tiles wrong)
+            other = _read_as_first(photo, cast_off, profile, pitch_px, prior, "ungated")
+            if other is not None and (scene is None or second_look.better(other, scene)):
+                scene = other
         # (the gains are coarse, measured on dark bodies: a read that gives any tile
         # doubtfully is more likely guessing than seeing through a cast; hard-194, a tile
         # under a hand read as another at 0.63)
@@ -505,11 +524,11 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
 
 
 def _read_as_first(photo: Photo, image: np.ndarray, profile: Any, pitch_px: float | None,
-                   prior: search.Prior | None) -> Scene | None:
-    """The first look's read of ``photo`` with its pixels replaced by ``image`` (BGR, the
-    same size: cleared of a veil, a cast taken off); the scene keeps the photo as taken,
-    for the overlay and for the checks that compare the two."""
-    scene = _read_look(replace(photo, image=image), image, profile, "gated", pitch_px, prior)
+                   prior: search.Prior | None, look: str = "gated") -> Scene | None:
+    """The first look's read (or ``look``'s) of ``photo`` with its pixels replaced by
+    ``image`` (BGR, the same size: cleared of a veil, a cast taken off); the scene keeps
+    the photo as taken, for the overlay and for the checks that compare the two."""
+    scene = _read_look(replace(photo, image=image), image, profile, look, pitch_px, prior)
     if scene is not None:
         scene.photo = photo
     return scene
@@ -593,6 +612,17 @@ def _missed_beside(photo: Photo, scene: Scene) -> bool:
 GLARED_CORNERS = 2
 """Veiled corners (of six) that show a glare spot on a tile read cleanly (see
 :func:`_veiled_bodies`)."""
+
+
+def _glare_gains(photo: Photo, scene: Scene) -> np.ndarray | None:
+    """The channel gains that take a lamp's cast off, measured on glare over the corners
+    of the tiles read (``balance.glare_gains``), or ``None``."""
+    cells = [c for c, _rd, _px in scene.readings]
+    if scene.lattice is None or not cells:
+        return None
+    shifts = np.array([scene.shifts.get(c, np.zeros(2)) for c in cells])
+    corners = sampling.corner_samples(photo.image, _on_photo(scene, photo), np.array(cells), shifts)
+    return balance.glare_gains(corners.reshape(-1, 3))
 
 
 def _veiled_bodies(photo: Photo, scene: Scene) -> bool:

@@ -63,6 +63,17 @@ def better(other: Any, scene: Any) -> bool:
     return other.lattice.score >= earned(scene)
 
 
+def as_good(other: Any, scene: Any) -> bool:
+    """Does read ``other`` explain at least as much as ``scene`` (:func:`quality`), on a
+    lattice scoring at least what ``scene``'s earned (:func:`earned`)?  The bar for a look
+    whose reason was seen in the photo."""
+    if quality(other) < quality(scene):
+        return False
+    if other.lattice is None or scene.lattice is None:
+        return True
+    return other.lattice.score >= earned(scene)
+
+
 def far_more(scene: Any, other: Any) -> bool:
     """Does ``scene`` read far more tiles than ``other`` (:data:`FAR_MORE`), on a lattice
     whose cells read cleanly (its score at least :data:`CLEAN_SHARE` of the tiles)?  The
