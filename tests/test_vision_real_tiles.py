@@ -119,6 +119,25 @@ def test_a_white_glare_spot_shows_no_cast(monkeypatch):
     assert gains is not None and gains.max() / gains.min() < 1.1
 
 
+def test_a_balanced_read_of_as_many_tiles_wins_when_it_fits_clearly_better():
+    # real tile 44 under a tungsten lamp reads as tile 42 at fit 0.76 as taken; balanced,
+    # as itself at 0.95: one tile each, and the better fit wins
+    from bench.real_photo_bench import VARIANTS
+    from vision import reader, second_look
+    from vision.image_io import load_photo
+    img = VARIANTS["tungsten"](_one_tile_picture(44))
+    photo = load_photo(img)
+    plain = reader._analyse_once(photo, img, None, "gated")
+    cast_off = reader._analyse_once(photo, img, None, "balanced")
+    assert [rd.tile for _c, rd, _px in plain.readings] == [42]
+    assert [rd.tile for _c, rd, _px in cast_off.readings] == [44]
+    assert not second_look.better(cast_off, plain) and second_look.fits_better(cast_off, plain)
+    assert not second_look.fits_better(plain, cast_off)
+    tile, rotation = _labels()[44]
+    board = read_photo(img)
+    assert [(p.tile, p.rotation) for p in board.tiles.values()] == [(tile, rotation)]
+
+
 def test_a_real_tile_without_red_under_a_tungsten_lamp_is_read_with_the_cast_taken_off():
     # a tungsten lamp the camera did not balance scales blue by 0.55 and red by 1.2: real
     # tile 47 (blue, green, yellow) then reads as nothing in every look but the one whose

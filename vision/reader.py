@@ -353,7 +353,8 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
         # (the cast seen in the glare is reason enough: a read as good on the photo with
         # the cast taken off is the truer one)
         if other is not None and (second_look.better(other, scene) or lamp is not None
-                                  and second_look.as_good(other, scene)):
+                                  and second_look.as_good(other, scene)
+                                  or look == "balanced" and second_look.fits_better(other, scene)):
             scene, other = other, scene
         if other is not None:
             others.append(other)
