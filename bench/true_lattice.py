@@ -8,7 +8,7 @@ true cell is sampled on the photo (``vision.sampling.sample_cells``) and identif
 reader's colour stage: the photo's first model, scaled to its links and calibrated on its
 own readings (``vision.reader.learn_colours``), then the global assignment.  A tile counts
 as read when number and rotation are right, and as read *surely* when the reading also
-passes the reader's own bar for keeping a tile (``vision.reader.fits``).
+passes the reader's own bar for keeping a tile (``vision.acceptance.fits``).
 
 Beside each figure the reader's own count from its last benchmark run
 (``bench/results/reader-<tier>.json`` or ``recognition-<tier>-vision.read_photo.json``,
@@ -66,7 +66,8 @@ def read_true_cells(photo_path: str | Path) -> dict[str, Any]:
     from vision import bodies, colours, identify, sampling
     from vision.image_io import load_photo
     from vision.lattice import Lattice
-    from vision.reader import UNFIT, fits, learn_colours
+    from vision.acceptance import UNFIT, fits
+    from vision.reader import learn_colours
 
     truth = json.loads(Path(photo_path).with_suffix(".json").read_text())
     tiles = truth["tiles"]

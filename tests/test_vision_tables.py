@@ -7,7 +7,7 @@ import pytest
 from referee.board import Board, board_from_json
 from referee.compare import best_alignment, same_position
 from referee.randomgame import random_position
-from vision import bodies, colours, read_photo, reader, second_look
+from vision import acceptance, bodies, colours, read_photo, reader, second_look
 
 scenegen = pytest.importorskip("scenegen")
 
@@ -210,9 +210,9 @@ def test_a_reading_needs_a_grey_body():
     # grey corners it is no tile, however clean; glare on half the corners is allowed
     from vision.identify import Reading
     clean, fair = Reading(1, 0, 0.99, 0.95), Reading(1, 0, 0.9, 0.7)
-    assert reader._readable(clean, 1.0) and reader._readable(fair, 5 / 6)
-    assert reader._readable(clean, 0.5) and not reader._readable(fair, 0.5)
-    assert not reader._readable(clean, 2 / 6)
+    assert acceptance.readable(clean, 1.0) and acceptance.readable(fair, 5 / 6)
+    assert acceptance.readable(clean, 0.5) and not acceptance.readable(fair, 0.5)
+    assert not acceptance.readable(clean, 2 / 6)
 
 
 def test_a_confident_cell_short_of_body_corners_is_held_by_its_neighbours():
@@ -223,7 +223,7 @@ def test_a_confident_cell_short_of_body_corners_is_held_by_its_neighbours():
     sure, unsure = Reading(9, 0, 0.99, 0.82), Reading(9, 0, 0.6, 0.82)
     board = [((0, 0), Reading(1, 0, 0.99, 0.95), None), ((1, 0), Reading(2, 0, 0.99, 0.95), None)]
     body = {(0, 1): 4 / 6, (5, 5): 4 / 6}
-    assert not reader._readable(sure, 4 / 6)
+    assert not acceptance.readable(sure, 4 / 6)
     keep, bad = reader._held_by_neighbours(list(board), [((0, 1), sure, None)], body)
     assert [c for c, _rd, _px in keep] == [(0, 0), (1, 0), (0, 1)] and bad == []
     for cell, rd in (((5, 5), sure), ((0, 1), unsure)):
@@ -238,7 +238,7 @@ def test_a_faint_cell_read_nearly_clearly_is_held_by_its_neighbours(bench_scene)
     nearly, unsure = Reading(9, 0, 0.995, 0.72), Reading(9, 0, 0.95, 0.72)
     board = [((0, 0), Reading(1, 0, 0.99, 0.95), None), ((1, 0), Reading(2, 0, 0.99, 0.95), None)]
     body = {(0, 1): 1.0, (5, 5): 1.0}
-    assert not reader._clear(nearly)
+    assert not acceptance.clear(nearly)
     keep, _ = reader._held_by_neighbours(list(board), [((0, 1), nearly, None)], body, reader.NEARLY)
     assert [c for c, _rd, _px in keep] == [(0, 0), (1, 0), (0, 1)]
     for cell, rd in (((5, 5), nearly), ((0, 1), unsure)):

@@ -647,3 +647,9 @@ def cells_on_mask(mask: np.ndarray, lat: Lattice, cells: np.ndarray) -> int:
     h, w = mask.shape
     inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
     return int((mask[xy[inside, 1], xy[inside, 0]] > 0).sum())
+
+
+def median_cell_size(lat: Lattice, cells: np.ndarray) -> float:
+    """Median centre-to-corner size (image px) of ``cells`` (N, 2) under ``lat``; 10 px
+    when there are none."""
+    return float(median(lat.cell_size(cells))) if len(cells) else 10.0

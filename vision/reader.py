@@ -17,11 +17,11 @@ from referee.board import Board
 from referee.hexgrid import components, distance, neighbours
 from referee.matching import touching_edges
 
-from . import (balance, bodies, colours, cover, haze, identify, lattice, missing_colour, region,
-               sampling, search, second_look, table)
+from . import (acceptance, balance, bodies, colours, cover, frames, haze, identify, lattice,
+               loose, missing_colour, region, sampling, search, second_look, table)
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
-from .lattice import BASIS, CORNERS, MIDPOINTS, SQ3, Lattice
+from .lattice import BASIS, CORNERS, Lattice
 from .order_stats import median
 from .sampling import sample_cells
 
@@ -35,15 +35,6 @@ MANY_CELLS = 84
 """More occupied cells than this (1.5 sets of 56) means the lattice lies over a patterned
 table (see :func:`_analyse_once`)."""
 
-LOOSE_SIZE = (0.7, 1.35)
-"""A single-tile blob off the lattice is a loose tile if its size is within this range of
-the cells' (two touching tiles fitted as one hexagon come out about 1.5 times a cell)."""
-
-CLEAN_LOOSE = (1.6, 0.9)
-"""... or up to the first times a cell when the blob is this clean a hexagon (IoU): two
-touching tiles are no clean hexagon, but a tile nearer the camera than the board, or
-blurred with its shadow, is bigger (hard 0-119: eight loose tiles 1.37 to 1.49 times a
-cell, IoU 0.79 to 0.95).  Its hexagon is then the lattice's cell (:func:`_loose_hexagons`)."""
 
 SCATTERED_GROUPS = 3
 TILE_COVER = 0.7
@@ -51,8 +42,6 @@ TILE_COVER = 0.7
 tile mask covers this much, or half as much for a clean reading (see
 :func:`_on_tiles_if_scattered`)."""
 
-BODY_CORNERS = 0.8
-"""A tile needs this share of grey corners (5 of 6) to be read; fewer: something covers it."""
 
 BIG_WORK_SIDE = 1200
 """Longest side of the working image for photos larger than 2000 px."""
@@ -90,9 +79,6 @@ LIFTED = 12.0
 """Lab lightness by which a clear cell's corners must exceed the typical body's to be
 read again cleared of glare."""
 
-CLEARLY_BETTER = 0.05
-"""How much better a faint cell must fit where its neighbours put it, cleared of glare,
-than as sampled at its own shift, to be read that way."""
 
 REGION_DEPTH = 2
 """How many crops deep a poor read looks for the tiles' region: on a large dim photo the
@@ -107,23 +93,6 @@ MAX_ENLARGE = 2.0
 
 WEAK_CONTRAST = 0.15
 """Faint cells down to this contrast are read if they touch a clear cell and read clearly."""
-
-UNREADABLE_FIT = 0.55
-"""Below this mean edge-colour probability a tile is reported unreadable (covered...)."""
-
-CLEAR_READ_FIT = 0.75
-CLEAR_READ_CONFIDENCE = 0.9
-"""A reading at least this good stands on its own: a faint cell beside the tiles, or a
-lone tile on the table (a real tile read alone fits at 0.8 and more)."""
-
-LOW_CONFIDENCE = 0.5
-"""Readings under this confidence are not given as tiles: they are listed as unreadable
-(two tiles fit the colours seen about equally well; guessing would mislead the referee)."""
-
-UNFIT = (UNREADABLE_FIT, LOW_CONFIDENCE)
-"""Cells whose own best tile fits worse than this (fit, confidence) could not be given as
-tiles: they claim tile numbers last (``identify.identify``'s ``last_if``)."""
-
 
 
 @dataclass
@@ -162,51 +131,6 @@ def _working_copy(photo: Photo, side: int = 0, enlarge: bool = False) -> tuple[n
     return img, photo.scale * (img.shape[1] / photo.image.shape[1])
 
 
-def _choose_frame(lat: Lattice, cells: np.ndarray) -> tuple[Lattice, int]:
-    """Turn the plane by a multiple of 60° so that +r (south) points down the photo.
-
-    Returns the new lattice and the number of clockwise steps the labels turned.
-    """
-    centre = cells.mean(0) if len(cells) else np.zeros(2)
-    k = int(_down_steps(lat.H[None], (centre @ BASIS.T)[None])[0])
-    return replace(lat, H=lat.H @ _TURN_STEPS[k]), k
-
-
-def _upright(Hs: np.ndarray) -> np.ndarray:
-    """:func:`_choose_frame` of N one-cell lattices at the plane's origin, ``Hs``
-    (N, 3, 3), all at once (a cloth's print can make dozens of loose places a frame)."""
-    if len(Hs) == 0:
-        return Hs
-    steps = _down_steps(Hs, np.zeros((len(Hs), 2)))
-    return np.array([H @ _TURN_STEPS[k] for H, k in zip(Hs, steps)])
-
-
-_TO_NEIGHBOURS = MIDPOINTS * 2 / SQ3
-"""(6, 2) plane unit vectors from a cell's centre towards its 6 neighbours."""
-
-
-def _down_steps(Hs: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """Clockwise label steps (N,) int that make the edge of the cell centred at plane point
-    ``at`` (N, 2) that points most down the photo under ``Hs`` (N, 3, 3) its edge 3."""
-    pts = np.concatenate([at[:, None, :], at[:, None, :] + _TO_NEIGHBOURS[None]], axis=1)
-    img = lattice._apply(Hs, pts)
-    dy = img[:, 1:, 1] - img[:, :1, 1]
-    dx = img[:, 1:, 0] - img[:, :1, 0]
-    e = np.argmax(dy / np.maximum(np.hypot(dx, dy), 1e-9), axis=1)
-    return (3 - e) % 6
-
-
-def _turn_steps(k: int) -> np.ndarray:
-    """The 3x3 plane turn for ``k`` clockwise label steps: p_old = Rcw(-60k) p_new."""
-    th = -np.deg2rad(60 * k)
-    R = np.eye(3)
-    R[:2, :2] = [[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]]
-    return R
-
-
-_TURN_STEPS = [_turn_steps(k) for k in range(6)]
-
-
 def _with_weak_neighbours(cells: np.ndarray, con: np.ndarray) -> np.ndarray:
     """Cells to read: clear ones, and faint ones (blur, glare, a tile at the photo's
     edge) that touch a clear one; the faint ones must then read clearly to be kept."""
@@ -222,14 +146,10 @@ def _with_weak_neighbours(cells: np.ndarray, con: np.ndarray) -> np.ndarray:
     return strong
 
 
-def _median_size(lat: Lattice, cells: np.ndarray) -> float:
-    return float(median(lat.cell_size(cells))) if len(cells) else 10.0
-
-
 def _read_cell_size(scene: Scene) -> float:
     """Centre-to-corner size (original px) of the cells a read with a lattice read."""
     cells = np.array([c for c, _rd, _px in scene.readings]).reshape(-1, 2)
-    return _median_size(scene.lattice, cells) / scene.work_scale
+    return lattice.median_cell_size(scene.lattice, cells) / scene.work_scale
 
 
 def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated",
@@ -299,7 +219,7 @@ def _drop_bare_table(scene: Scene) -> None:
         return
     cells = np.array([c for c, _rd, _px in scene.unreadable])
     read = np.array([c for c, _rd, _px in scene.readings]).reshape(-1, 2)
-    size = _median_size(scene.lattice, read if len(read) else cells)
+    size = lattice.median_cell_size(scene.lattice, read if len(read) else cells)
     bare = table.bare_table(scene.work, scene.mask, scene.lattice.centres(cells), size)
     scene.unreadable = [it for it, b in zip(scene.unreadable, bare) if not b]
 
@@ -685,7 +605,7 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
     model, link, mask = looked
     pitch = None if pitch_px is None else pitch_px * ws
     lat = search.find_lattice(work, link, mask, model, pitch, prior, peak=look == "dense")
-    size = None if lat is None else _median_size(lat, lat.cells_in(*link.shape[::-1]))
+    size = None if lat is None else lattice.median_cell_size(lat, lat.cells_in(*link.shape[::-1]))
     poor = lat is None or lat.score < POOR_SHARE * lat.judged
     if (size is None or size < SMALL_TILE or poor) and not search.read_at_size(prior, work.shape[:2]):
         # small tiles, or a poor read (small tiles the first look mistook for a coarser
@@ -737,10 +657,10 @@ def _lattice_at_a_spot(link: np.ndarray) -> Lattice | None:
     best, contrast = None, OCCUPIED_CONTRAST
     for size in SPOT_SIZES:
         spots = bodies.link_spots(link, size)
-        if not spots or len(spots) > MAX_LINK_SPOTS:
+        if not spots or len(spots) > loose.MAX_LINK_SPOTS:
             continue
         # (a square-on lattice of that size: no perspective is known yet)
-        Hs, con = _loose_hexagons(link, Lattice(np.diag([size, size, 1.0])), np.array(spots))
+        Hs, con = loose.hexagons_at(link, Lattice(np.diag([size, size, 1.0])), np.array(spots))
         i = int(np.argmax(con))
         if con[i] > contrast:
             best, contrast = Hs[i], float(con[i])
@@ -762,9 +682,9 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     occ = cells[con > OCCUPIED_CONTRAST]
     if len(occ) == 0:
         return scene
-    lat, steps = _choose_frame(lat, occ)
+    lat, steps = frames.choose_frame(lat, occ)
     # the turned lattice relabels cells: recompute them in the new frame
-    cells, _ = lattice._supported(lat, lattice.support_map(link, _median_size(lat, occ)))
+    cells, _ = lattice._supported(lat, lattice.support_map(link, lattice.median_cell_size(lat, occ)))
     shifts, con = lattice.local_shifts(link, lat, cells)
     cloth = (con > OCCUPIED_CONTRAST).sum() > MANY_CELLS
     if cloth:
@@ -778,7 +698,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     if len(occ) == 0:
         return scene
     # tiles off the lattice (loose, beside the Tantrix): single hexagons far from any cell
-    hexes, on_lattice = _off_lattice_hexagons(mask, link, lat, occ, shifts, strong)
+    hexes, on_lattice = loose.off_lattice_hexagons(mask, link, lat, occ, shifts, strong)
     occ, shifts, strong = occ[on_lattice], shifts[on_lattice], strong[on_lattice]
     if len(occ) == 0 and not hexes:
         return scene
@@ -791,7 +711,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     # unread cells held by clear ones are read cleared of the veil, and kept only if
     # they then read clearly
     occ0, shifts0, strong0, model0 = occ, shifts, strong, model
-    loose_edges, loose_corners = _loose_samples(link, full, S, hexes)
+    loose_edges, loose_corners = loose.hexagon_samples(link, full, S, hexes)
     extra = _held_cells(link, lat, occ0[strong0], occ0)
     known, known_shifts = occ0[strong0], shifts0[strong0]
     for _round in range(VEIL_ROUNDS):
@@ -830,27 +750,27 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             # explains its colours clearly better
             fit = [np.array([r.fit for r in identify.identify(colours.log_probs(e, model), unique=False)])
                    for e in (edges[redo], e2)]
-            better = fit[1] > fit[0] + CLEARLY_BETTER
+            better = fit[1] > fit[0] + acceptance.CLEARLY_BETTER
             i = redo[better]
             edges[i], cleared[i], shifts[i] = e2[better], c2[better], held[better]
             all_edges[i] = e2[better]
             unveiled[i] = True
         logp = colours.log_probs(all_edges, model)  # with the last model
-        readings = identify.identify(logp, first=rounds, last_if=UNFIT)
+        readings = identify.identify(logp, first=rounds, last_if=acceptance.UNFIT)
         # (loose tiles read poorly as first placed are tried in other poses, once the
         # photo's colours are learnt)
-        if _round == 0 and _repose_loose(
+        if _round == 0 and loose.repose(
                 link, full, S, hexes, loose_edges, loose_corners, model, readings[len(occ):],
-                shaped=sum(_clear(rd) for rd in readings[:len(occ)]) >= SHAPED_BY).any():
+                shaped=sum(acceptance.clear(rd) for rd in readings[:len(occ)]) >= loose.SHAPED_BY).any():
             all_edges = np.concatenate([edges, loose_edges])
             logp = colours.log_probs(all_edges, model)
-            readings = identify.identify(logp, first=rounds, last_if=UNFIT)
+            readings = identify.identify(logp, first=rounds, last_if=acceptance.UNFIT)
         moved = _reread_poor(full, lat_full, model, occ, shifts, strong, readings, logp,
                              all_edges, corners, cleared, unveiled)
         if moved.any():
             edges = all_edges[:len(occ)]
             logp = colours.log_probs(all_edges, model)
-            readings = identify.identify(logp, first=rounds, last_if=UNFIT)
+            readings = identify.identify(logp, first=rounds, last_if=acceptance.UNFIT)
         loose_readings = readings[len(occ):]
         readings = readings[:len(occ)]
         keep, bad, nearly = [], [], []
@@ -860,18 +780,18 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         loose_body, body = body[len(occ):], body[:len(occ)]
         for i, (cell, rd) in enumerate(zip(occ, readings)):
             item = (tuple(int(v) for v in cell), rd, centres[i])
-            readable = _readable(rd, body[i])
+            readable = acceptance.readable(rd, body[i])
             if moved[i]:
                 # (a clear cell read again where its neighbours put it: still doubt if it
                 # does not then read clearly, or only as its next-best number)
-                (keep if readable and _clear(rd) and not rd.pushed else bad).append(item)
-                if readable and not _clear(rd):
+                (keep if readable and acceptance.clear(rd) and not rd.pushed else bad).append(item)
+                if readable and not acceptance.clear(rd):
                     nearly.append(item)
                 continue
             if not strong[i] or unveiled[i]:
                 # a faint cell beside the tiles (or one read cleared of glare) counts only if
                 # it reads as a tile clearly
-                if readable and _clear(rd):
+                if readable and acceptance.clear(rd):
                     keep.append(item)
                     won.append(i)
                 elif readable:
@@ -893,8 +813,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         extra = np.concatenate([extra, more])
     scene.shifts = {tuple(int(v) for v in c): s for c, s in zip(occ, shifts)}
     keep = _on_tiles_if_scattered(keep, mask, lat, scene.shifts)
-    found, keep, bad = _loose_off_lattice(hexes, loose_readings, loose_body, keep, bad,
-                                          _median_size(lat, occ) / ws, ws)
+    found, keep, bad = loose.read_off_lattice(hexes, loose_readings, loose_body, keep, bad,
+                                          lattice.median_cell_size(lat, occ) / ws, ws)
     off_lattice = [item for _hx, item in found]
     # (tiles off the lattice: hexagon blobs, read or not, and tile-sized places read)
     others = sum(not hx.spot for hx in hexes) + sum(hx.spot for hx, _item in found)
@@ -910,7 +830,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         # a lattice over a patterned cloth that reads no two touching tiles found the
         # cloth, not a Tantrix: its cells read alone are dots of the print
         isolated = []
-    if len(keep) == 1 and not isolated and not others and not _clear(keep[0][1]):
+    if len(keep) == 1 and not isolated and not others and not acceptance.clear(keep[0][1]):
         # a lone tile is a board only if it reads clearly: a face-down tile or a
         # coaster on an empty table reads as some tile, poorly
         bad, keep = bad + keep, []
@@ -919,39 +839,9 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     scene.unreadable = _plausible_unreadable(bad, keep)
     # (a tile standing alone whose colours fit a tile read on the board better than any
     # free one is more likely a patch of cloth than a tile: it is not given as loose)
-    scene.loose = [_loose_item(rd, px) for _c, rd, px in isolated if not rd.pushed] + off_lattice
+    scene.loose = [loose.loose_item(rd, px) for _c, rd, px in isolated if not rd.pushed] + off_lattice
     _dedupe_numbers(scene)
     return scene
-
-
-def _loose_off_lattice(hexes: list[_LooseHex], readings: list, body: np.ndarray, keep: list,
-                       bad: list, size: float, ws: float
-                       ) -> tuple[list[tuple[_LooseHex, dict]], list, list]:
-    """The loose tiles read off the lattice (``hexes`` and their ``readings``, ``body``
-    their corners' body share), as (hexagon, loose item) pairs; and the cells ``keep``
-    and ``bad`` left.
-
-    A tile-sized place (``_LooseHex.spot``) has less to show it is a tile than a hexagon
-    blob: it must read as clearly as a lone tile.  When it lies on a cell (within 0.8
-    ``size``, photo px) that reads clearly, it is that cell's tile; otherwise the cell
-    there is the same tile, read in the lattice's turn instead of its own, and gives way.
-    """
-    out = []
-    for hx, rd, b in zip(hexes, readings, body):
-        # (a round coloured dot on a cloth fits a hexagon too: a tile has a grey body)
-        if (not _readable(rd, b) or rd.pushed or (hx.spot and not _clear(rd))
-                or (hx.reposed and (rd.fit < REPOSED_READ[0] or rd.confidence < REPOSED_READ[1]))):
-            continue
-        at = hx.centre / ws
-        if hx.spot:
-            def here(it):
-                return np.linalg.norm(it[2] - at) < 0.8 * size
-            if any(here(it) and _clear(it[1]) and not it[1].pushed for it in keep):
-                continue
-            keep = [it for it in keep if not here(it)]
-            bad = [it for it in bad if not here(it)]
-        out.append((hx, _loose_item(rd, at)))
-    return out, keep, bad
 
 
 MOVED_SHARE = 0.25
@@ -973,7 +863,7 @@ def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ
     (:func:`fits`, as the reader read them: ``readings`` of the log-probabilities
     ``logp``, both of ``edges`` whose first N rows are the cells') where their own links
     put them, and cells whose own shift strays :data:`ASTRAY` or more from the
-    neighbours'.  A way that fits clearly better (:data:`CLEARLY_BETTER`) replaces the
+    neighbours'.  A way that fits clearly better (:data:`acceptance.CLEARLY_BETTER`) replaces the
     cell's samples, shift and corners in place.  Returns which cells were moved so, (N,) bool: such a
     cell is given only if it then reads clearly and not as its next-best number, and is
     unreadable otherwise.
@@ -984,7 +874,7 @@ def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ
     the good ones: the lattice itself is off then (hard-171).
     """
     moved = np.zeros(len(occ), bool)
-    good = strong & np.array([fits(r) for r in readings[:len(occ)]], bool)
+    good = strong & np.array([acceptance.fits(r) for r in readings[:len(occ)]], bool)
     poor = np.nonzero(strong & ~unveiled & ~good)[0]
     if len(poor) > MOVED_SHARE * good.sum():
         # (most clear cells reading poorly: the lattice is off, not a cell)
@@ -1005,115 +895,13 @@ def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ
     for veil in (None, body):
         e, c = sample_cells(full, lat, occ[poor], at, veil)
         f = np.array([r.fit for r in identify.identify(colours.log_probs(e, model), unique=False)])
-        better = f > fit + CLEARLY_BETTER
+        better = f > fit + acceptance.CLEARLY_BETTER
         i = poor[better]
         edges[i], shifts[i], cleared[i] = e[better], at[better], c[better]
         if veil is None:
             corners[i] = c[better]
         moved[i] = True
         fit = np.where(better, f, fit)
-    return moved
-
-
-def _loose_samples(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: list[_LooseHex]
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """Edge (N, 6, 3) and corner (N, 6, 3) samples of the loose hexagons on the decoded
-    image ``full`` (``S``: working → decoded pixels), all at once; sets each ``shift``.
-
-    The blob's hexagon is rough: it is settled on its links like any lattice cell."""
-    Hs = np.array([hx.H for hx in hexes]).reshape(-1, 3, 3)
-    shifts = lattice.hexagon_shifts(link, Hs)
-    for hx, sh in zip(hexes, shifts):
-        hx.shift = sh
-    return sampling.sample_hexagons(full, S @ Hs, shifts)
-
-
-REPOSE_SCALES = (0.85, 0.92, 1.0)
-"""Sizes, as shares of its first hexagon, at which a loose tile read poorly is tried again
-(:func:`_repose_loose`): a cell of the lattice holds a tile and the gap round it, so a
-loose tile given the cells' shape is most often a little smaller than its hexagon."""
-
-
-REPOSED_READ = (0.85, 0.99)
-"""The fit and confidence a pose tried for a loose tile (:func:`_repose_loose`) must read
-at to replace its first hexagon: the best of some seventy poses of a patch of cloth, or of
-a face-down tile's number, fits some tile better than one pose does.  (Hard and
-real-texture 0-119, with the plain bar of a loose tile: 20 tiles more found, 5 places
-invented, 5 face-down tiles read as tiles; with this bar: 14, 3 and 2.)"""
-
-CROWDED_READ = (0.9, 0.999)
-"""... and among more than :data:`MAX_REPOSED` places read poorly, where only the hexagon
-blobs are tried again (:func:`_repose_loose`), the fit and confidence a blob's new pose
-must read at: a floral cloth's blobs reposed read other tiles at confidence 0.993-0.995
-(hard-82), the loose tiles beside a wooden table's two dozen places at 0.9994 (hard-12)."""
-
-SHAPED_BY = 3
-"""Board cells read clearly that show the lattice's cells have the table's shape (size and
-slant): a loose place with no blob of its own is tried again only in that shape
-(:func:`_repose_loose`); a lattice laid on an empty table has any shape, and the best of
-sixty poses of its hexagon over real-texture-168's lone tiles read other tiles surely."""
-
-MAX_REPOSED = 6
-"""More loose places read poorly than this are mostly a cloth's print (a 720p frame on a
-dotted cloth had 24): none is tried again (:func:`_repose_loose`).  Each costs some 4 ms;
-at 8, video-720p frame 9's 7 places took 29 ms, and the 720p median frame 0.063 s (the
-loose tiles found on hard and real-texture 0-199 lay among up to 8 such places; at 6, 3
-of them are not)."""
-
-
-def _repose_loose(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: list[_LooseHex],
-                  edges: np.ndarray, corners: np.ndarray, model: colours.ColourModel,
-                  readings: list, shaped: bool) -> np.ndarray:
-    """Loose hexagons whose ``readings`` are not clear (:func:`_clear`), tried again: at
-    every :data:`LOOSE_TURNS` turn and :data:`REPOSE_SCALES` size of their first hexagon,
-    and near the turn of their blob's own hexagon (``_LooseHex.own``) at those sizes,
-    each pose settled on its links.  The pose that reads one tile surely
-    (:data:`REPOSED_READ`) and fits best replaces the first hexagon when it fits
-    :data:`CLEARLY_BETTER`: the hexagon's ``H``, ``shift`` and ``reposed``, and its rows
-    of ``edges`` and ``corners`` (N, 6, 3), sampled on ``full`` (``S``: working → ``full``
-    pixels), change in place.  Places with no blob of their own are tried only when the
-    lattice's cells have the table's shape (``shaped``, see :data:`SHAPED_BY`).  Returns
-    which hexagons moved, (N,) bool.
-
-    A loose tile's first hexagon is the one whose midpoints show the most link colour; a
-    link that runs along an edge, or a tile smaller than the cells, turns or slides it off
-    the tile: real-texture-10's lone tile, 119 px across on a plain brown table, read at
-    fit 0.15 as first placed and at 0.89 (right, confidence 1.0) turned and a tenth
-    smaller."""
-    moved = np.zeros(len(hexes), bool)
-    poor = [k for k, rd in enumerate(readings)
-            if not _clear(rd) and (shaped or hexes[k].own is not None)]
-    bar = REPOSED_READ
-    if len(poor) > MAX_REPOSED:
-        # many places (a cloth's print, a wooden table's grain): the hexagon blobs among
-        # them are still tried, and must read surer (CROWDED_READ)
-        poor, bar = [k for k in poor if hexes[k].own is not None], CROWDED_READ
-    if not poor or len(poor) > MAX_REPOSED:
-        return moved
-    poses = np.array([np.diag([s, s, 1.0]) @ A for s in REPOSE_SCALES for A in _LOOSE_TURNS3])
-    # about the first hexagon, every turn; about the blob's own (its shape holds the
-    # view's slant where the lattice's does not: a lone tile on an empty table, read on a
-    # lattice of one cell), near its own turn
-    near = np.array([np.diag([s, s, 1.0]) @ A for s in REPOSE_SCALES
-                     for A in _LOOSE_TURNS3[np.r_[-2:3]]])
-    own = [hexes[k].own if hexes[k].own is not None else hexes[k].H for k in poor]
-    Hs = np.concatenate([np.array([hexes[k].H for k in poor])[:, None] @ poses[None],
-                         np.array(own)[:, None] @ near[None]], axis=1)
-    per = Hs.shape[1]
-    Hs = Hs.reshape(-1, 3, 3)
-    shifts = lattice.hexagon_shifts(link, Hs)
-    e, c = sampling.sample_hexagons(full, S @ Hs, shifts)
-    read = identify.identify(colours.log_probs(e, model), unique=False)
-    fit = np.array([r.fit for r in read]).reshape(len(poor), per)
-    sure = np.array([r.confidence >= bar[1] for r in read]).reshape(fit.shape)
-    fit = np.where(sure, fit, 0.0)   # (the poses that read one tile surely)
-    for j, k in enumerate(poor):
-        b = int(np.argmax(fit[j]))
-        if fit[j, b] >= max(bar[0], readings[k].fit + CLEARLY_BETTER):
-            i = j * per + b
-            hexes[k].H, hexes[k].shift, hexes[k].reposed = Hs[i], shifts[i], True
-            edges[k], corners[k] = e[i], c[i]
-            moved[k] = True
     return moved
 
 
@@ -1210,7 +998,7 @@ def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges
     ``learn`` (N,) bool read mostly as tiles without green and the fourth colour is
     needless (``missing_colour.needless``: blue links over-exposed in part).  The numbers
     counted are those read on ``edges`` (N, 6, 3) that could be given as tiles
-    (:data:`UNFIT`), the cells ``learn`` claiming numbers first."""
+    (:data:`acceptance.UNFIT`), the cells ``learn`` claiming numbers first."""
     if learn.sum() < missing_colour.DISCOVERY_MIN or learnt.absent == missing_colour.GREEN:
         return learnt
     # (this runs on every read: each cell's own best tile, with no numbers given out, is
@@ -1236,34 +1024,18 @@ def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges
 
 def _numbers_read(model: colours.ColourModel, edges: np.ndarray, learn: np.ndarray) -> list[int]:
     """The tile numbers ``model`` reads on the cells of ``edges`` that could be tiles."""
-    readings = identify.identify(colours.log_probs(edges, model), first=learn, last_if=UNFIT)
-    return [rd.tile for rd in readings if fits(rd)]
+    readings = identify.identify(colours.log_probs(edges, model), first=learn, last_if=acceptance.UNFIT)
+    return [rd.tile for rd in readings if acceptance.fits(rd)]
 
 
 def _refit_colours(model: colours.ColourModel, edges: np.ndarray, learn: np.ndarray
                    ) -> colours.ColourModel:
     for _ in range(COLOUR_ROUNDS):
-        readings = identify.identify(colours.log_probs(edges, model), first=learn, last_if=UNFIT)
+        readings = identify.identify(colours.log_probs(edges, model), first=learn, last_if=acceptance.UNFIT)
         labels = identify.edge_labels(readings)[learn].ravel()
         weights = np.repeat([r.confidence for r, ok in zip(readings, learn) if ok], 6)
         model = colours.calibrate(model, edges[learn].reshape(-1, 3), labels, weights)
     return model
-
-
-def fits(rd: identify.Reading) -> bool:
-    """Do a reading's edges fit one tile that stands out (:data:`UNFIT`)?  A tile is given
-    only if its corners are body too (:func:`_readable`)."""
-    return rd.fit >= UNFIT[0] and rd.confidence >= UNFIT[1]
-
-
-def _readable(rd: identify.Reading, body: float) -> bool:
-    """Is a reading given as a tile?  Its edges fit and one tile stands out, and its
-    corners are grey body (``body``: their share); glare can light a corner, so a reading
-    this clean needs only half of them.  A reading pushed off its best number by a sure
-    holder of it must read clearly (:func:`_clear`): the cloth's print beside hard-25's
-    board lost its best number to a loose tile and read as another at confidence 0.51."""
-    return (fits(rd) and (body >= BODY_CORNERS or (body >= 0.5 and identify.clean(rd)))
-            and (not rd.pushed or _clear(rd)))
 
 
 HELD_READING = (0.8, 0.95, 0.6)
@@ -1271,9 +1043,9 @@ HELD_BY = 2
 """A cell read this well (fit, confidence) with this share of body corners is a tile when
 at least ``HELD_BY`` of its neighbours are (:func:`_held_by_neighbours`)."""
 
-NEARLY = (0.7, 0.99, BODY_CORNERS)
+NEARLY = (0.7, 0.99, acceptance.BODY_CORNERS)
 """... and so is a faint cell (or a clear one read again where its neighbours put it),
-which must otherwise read clearly (:func:`_clear`, fit 0.75), when it reads this well:
+which must otherwise read clearly (:func:`acceptance.clear`, fit 0.75), when it reads this well:
 hard-102's corner tile, 174 px across on a red check cloth, read right at fit 0.74 and
 confidence 0.996, and so did a cell at real-texture-113's board's rim (hard and
 real-texture 0-119: 2 tiles more and 2 perfect boards, none wrong; 120-199 the same)."""
@@ -1315,123 +1087,6 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
                              {rd.tile for _c, rd, _px in keep})
     read = {it[0]: (it[0], rd, it[2]) for it, rd in zip(near, shown) if rd is not None}
     return keep + list(read.values()), [it for it in bad if it[0] not in read]
-
-
-def _clear(rd: identify.Reading) -> bool:
-    """A reading that stands on its own (a faint cell, a lone tile)."""
-    return rd.fit >= CLEAR_READ_FIT and rd.confidence >= CLEAR_READ_CONFIDENCE
-
-
-@dataclass
-class _LooseHex:
-    H: np.ndarray        # plane → working image, cell (0, 0) is the tile
-    shift: np.ndarray
-    centre: np.ndarray   # working-image pixel
-    spot: bool = False   # found as a tile-sized place in a blob, not as a hexagon blob
-    reposed: bool = False  # turned or resized since first placed (_repose_loose)
-    own: np.ndarray | None = None  # the hexagon fitted to the tile's blob, if one was
-
-
-def _off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: np.ndarray,
-                          shifts: np.ndarray, strong: np.ndarray
-                          ) -> tuple[list[_LooseHex], np.ndarray]:
-    """Single-tile blobs that do not sit on the lattice, as one-cell lattices.
-
-    Returns the loose hexagons and a bool mask of the occupied cells to keep: a cell that
-    only "found" a loose tile (the tile's own hexagon is turned against the lattice or
-    off the cell's centre) is dropped in favour of the hexagon.
-    """
-    keep = np.ones(len(occ), bool)
-    if len(occ) == 0:
-        return [], keep
-    centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts)
-    size = _median_size(lat, occ)
-    groups = components([tuple(int(v) for v in c) for c in occ[strong]])
-    main = groups[0] if groups and len(groups[0]) >= 3 else set()
-    blobs: list[bodies.Hexagon] = []
-    for hx in bodies.single_hexagons(mask, min_size=max(4.0, 0.6 * size)):
-        top = CLEAN_LOOSE[0] if hx.iou >= CLEAN_LOOSE[1] else LOOSE_SIZE[1]
-        if not LOOSE_SIZE[0] * size < hx.size < top * size:
-            continue
-        d = np.linalg.norm(centres - hx.centre, axis=1)
-        i = int(np.argmin(d))
-        if d[i] < 1.2 * size:
-            # compare the blob's corner directions with the lattice's there
-            turn = lat.turn_against(occ[i].astype(np.float64) @ BASIS.T + shifts[i], hx.M)
-            if turn < 8 and d[i] < 0.3 * size:
-                continue  # the blob is that cell's tile
-            if tuple(int(v) for v in occ[i]) in main:
-                continue  # part of the Tantrix
-            keep[d < 1.2 * size] = False
-        blobs.append(hx)
-    # tiles whose blob is no clean hexagon (touching a face-down tile, a cloth's print):
-    # tile-sized places in such blobs, and tile-sized patches of links (a tile the mask
-    # misses), away from the Tantrix and the loose ones found.  A place off a cell's
-    # centre that is not the Tantrix's may be a loose tile turned against the lattice,
-    # which reads as no tile in the cell's turn: it is read too (which of the two is
-    # given: see _loose_off_lattice)
-    links = bodies.link_spots(link, size)
-    if len(links) > MAX_LINK_SPOTS:
-        links = []  # a print of the cloth's, not tiles
-    found = [hx.centre for hx in blobs]
-    places: list[np.ndarray] = []
-    for c in bodies.tile_spots(mask, size) + links:
-        if found and (np.linalg.norm(np.asarray(found) - c, axis=1) < size).any():
-            continue
-        d = np.linalg.norm(centres - c, axis=1)
-        i = int(np.argmin(d))
-        if d[i] < 1.2 * size and tuple(int(v) for v in occ[i]) in main:
-            continue
-        places.append(c)
-        found.append(c)
-    out = []
-    if found:
-        owns = [hx.M for hx in blobs] + [None] * len(places)
-        ones = _upright(_loose_hexagons(link, lat, np.array(found), owns)[0])
-        own_up = _upright(np.array([lattice.affine(M, found[k]) for k, M in enumerate(owns[:len(blobs)])]))
-        for k, H in enumerate(ones):
-            own = own_up[k] if k < len(blobs) else None
-            out.append(_LooseHex(H, np.zeros(2), found[k], spot=k >= len(blobs), own=own))
-    return out, keep
-
-
-MAX_LINK_SPOTS = 24
-"""More tile-sized patches of link colour than this are a cloth's print, not loose tiles
-(hard-171's flowered cloth made 50 to 250 of them, and a board's cells misread among
-them; the photos whose loose tiles they find have up to 14)."""
-
-
-LOOSE_TURNS = np.arange(0.0, 60.0, 3.0)
-"""Turns (degrees) at which a loose tile's hexagon is tried in the lattice's own shape."""
-_LOOSE_ROTATIONS = np.array([search.turn(a) for a in LOOSE_TURNS])
-_LOOSE_TURNS3 = np.array([np.block([[R, np.zeros((2, 1))], [np.zeros((1, 2)), np.ones((1, 1))]])
-                          for R in _LOOSE_ROTATIONS])
-
-
-def _loose_hexagons(link: np.ndarray, lat: Lattice, centres: np.ndarray,
-                    owns: list | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """The 3x3 maps (unit plane hexagon → working image), (N, 3, 3), of loose tiles at
-    ``centres`` (N, 2) (working px), and their hexagon contrast (N,).
-
-    A loose tile lies on the table's plane, so it has the lattice's cells' size and
-    perspective there, turned its own way: of the lattice's cell there at each of
-    :data:`LOOSE_TURNS` and the hexagon fitted to the tile's blob, ``owns[i]`` (2x2, or
-    None; a blurred tile's shadow or thick side makes it too big), the one whose
-    midpoints show links and corners none, settled on the links, is taken."""
-    centres = np.asarray(centres, np.float64).reshape(-1, 2)
-    n, k = len(centres), len(LOOSE_TURNS)
-    A = np.zeros((n, k + 1, 3, 3))
-    A[:, :k, :2, :2] = _LOOSE_ROTATIONS
-    A[:, :k, :2, 2] = lat.to_plane(centres)[:, None]
-    A[:, :k, 2, 2] = 1.0
-    Hs = lat.H @ A
-    for i in range(n):
-        own = None if owns is None else owns[i]
-        Hs[i, k] = Hs[i, 0] if own is None else lattice.affine(own, centres[i])
-    # (all at once: one at a time cost a 720p frame with a cloth's print 11 ms)
-    contrast = lattice.hexagon_contrast(link, Hs.reshape(-1, 3, 3)).reshape(n, k + 1)
-    best = contrast.argmax(1)
-    return Hs[np.arange(n), best], contrast[np.arange(n), best]
 
 
 def _plausible_unreadable(bad: list, good: list) -> list:
@@ -1555,11 +1210,6 @@ def _split_isolated(items: list, others: int = 0, bad: list | tuple = ()) -> tup
                            min(distance(a, b) for a in g for b in board) >= FAR_GROUP):
             alone |= g
     return [it for it in items if it[0] not in alone], [it for it in items if it[0] in alone]
-
-
-def _loose_item(rd: identify.Reading, px: np.ndarray) -> dict[str, Any]:
-    return {"tile": rd.tile, "rotation": rd.rotation, "confidence": round(rd.confidence, 4),
-            "pixel": [round(float(px[0]), 1), round(float(px[1]), 1)]}
 
 
 def _dedupe_numbers(scene: Scene) -> None:

@@ -1,0 +1,289 @@
+"""Loose tiles: tiles off the lattice, beside the Tantrix, each turned its own way.
+
+A loose tile lies on the table's plane, so it has the size and perspective of the
+lattice's cells where it lies, turned its own way.  It is found as a single-hexagon blob
+of the tile mask, as a tile-sized place in a bigger blob, or as a tile-sized patch of link
+colour (:func:`off_lattice_hexagons`); each is given a one-cell lattice
+(:func:`hexagons_at`), sampled (:func:`hexagon_samples`), tried in other poses when it
+reads poorly (:func:`repose`), and given as a loose tile when it reads as one
+(:func:`read_off_lattice`).  The reader (``vision.reader``) reads the board's cells and
+these places together, so one global assignment gives each tile number once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from referee.hexgrid import components
+
+from . import acceptance, bodies, colours, frames, identify, lattice, sampling, search
+from .lattice import BASIS, Lattice
+
+LOOSE_SIZE = (0.7, 1.35)
+"""A single-tile blob off the lattice is a loose tile if its size is within this range of
+the cells' (two touching tiles fitted as one hexagon come out about 1.5 times a cell)."""
+
+
+CLEAN_LOOSE = (1.6, 0.9)
+"""... or up to the first times a cell when the blob is this clean a hexagon (IoU): two
+touching tiles are no clean hexagon, but a tile nearer the camera than the board, or
+blurred with its shadow, is bigger (hard 0-119: eight loose tiles 1.37 to 1.49 times a
+cell, IoU 0.79 to 0.95).  Its hexagon is then the lattice's cell (:func:`hexagons_at`)."""
+
+
+@dataclass
+class LooseHex:
+    H: np.ndarray        # plane → working image, cell (0, 0) is the tile
+    shift: np.ndarray
+    centre: np.ndarray   # working-image pixel
+    spot: bool = False   # found as a tile-sized place in a blob, not as a hexagon blob
+    reposed: bool = False  # turned or resized since first placed (repose)
+    own: np.ndarray | None = None  # the hexagon fitted to the tile's blob, if one was
+
+
+def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: np.ndarray,
+                          shifts: np.ndarray, strong: np.ndarray
+                          ) -> tuple[list[LooseHex], np.ndarray]:
+    """Single-tile blobs that do not sit on the lattice, as one-cell lattices.
+
+    Returns the loose hexagons and a bool mask of the occupied cells to keep: a cell that
+    only "found" a loose tile (the tile's own hexagon is turned against the lattice or
+    off the cell's centre) is dropped in favour of the hexagon.
+    """
+    keep = np.ones(len(occ), bool)
+    if len(occ) == 0:
+        return [], keep
+    centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts)
+    size = lattice.median_cell_size(lat, occ)
+    groups = components([tuple(int(v) for v in c) for c in occ[strong]])
+    main = groups[0] if groups and len(groups[0]) >= 3 else set()
+    blobs: list[bodies.Hexagon] = []
+    for hx in bodies.single_hexagons(mask, min_size=max(4.0, 0.6 * size)):
+        top = CLEAN_LOOSE[0] if hx.iou >= CLEAN_LOOSE[1] else LOOSE_SIZE[1]
+        if not LOOSE_SIZE[0] * size < hx.size < top * size:
+            continue
+        d = np.linalg.norm(centres - hx.centre, axis=1)
+        i = int(np.argmin(d))
+        if d[i] < 1.2 * size:
+            # compare the blob's corner directions with the lattice's there
+            turn = lat.turn_against(occ[i].astype(np.float64) @ BASIS.T + shifts[i], hx.M)
+            if turn < 8 and d[i] < 0.3 * size:
+                continue  # the blob is that cell's tile
+            if tuple(int(v) for v in occ[i]) in main:
+                continue  # part of the Tantrix
+            keep[d < 1.2 * size] = False
+        blobs.append(hx)
+    # tiles whose blob is no clean hexagon (touching a face-down tile, a cloth's print):
+    # tile-sized places in such blobs, and tile-sized patches of links (a tile the mask
+    # misses), away from the Tantrix and the loose ones found.  A place off a cell's
+    # centre that is not the Tantrix's may be a loose tile turned against the lattice,
+    # which reads as no tile in the cell's turn: it is read too (which of the two is
+    # given: see read_off_lattice)
+    links = bodies.link_spots(link, size)
+    if len(links) > MAX_LINK_SPOTS:
+        links = []  # a print of the cloth's, not tiles
+    found = [hx.centre for hx in blobs]
+    places: list[np.ndarray] = []
+    for c in bodies.tile_spots(mask, size) + links:
+        if found and (np.linalg.norm(np.asarray(found) - c, axis=1) < size).any():
+            continue
+        d = np.linalg.norm(centres - c, axis=1)
+        i = int(np.argmin(d))
+        if d[i] < 1.2 * size and tuple(int(v) for v in occ[i]) in main:
+            continue
+        places.append(c)
+        found.append(c)
+    out = []
+    if found:
+        owns = [hx.M for hx in blobs] + [None] * len(places)
+        ones = frames.upright(hexagons_at(link, lat, np.array(found), owns)[0])
+        own_up = frames.upright(np.array([lattice.affine(M, found[k]) for k, M in enumerate(owns[:len(blobs)])]))
+        for k, H in enumerate(ones):
+            own = own_up[k] if k < len(blobs) else None
+            out.append(LooseHex(H, np.zeros(2), found[k], spot=k >= len(blobs), own=own))
+    return out, keep
+
+
+MAX_LINK_SPOTS = 24
+"""More tile-sized patches of link colour than this are a cloth's print, not loose tiles
+(hard-171's flowered cloth made 50 to 250 of them, and a board's cells misread among
+them; the photos whose loose tiles they find have up to 14)."""
+
+
+LOOSE_TURNS = np.arange(0.0, 60.0, 3.0)
+"""Turns (degrees) at which a loose tile's hexagon is tried in the lattice's own shape."""
+
+
+_LOOSE_ROTATIONS = np.array([search.turn(a) for a in LOOSE_TURNS])
+
+
+_LOOSE_TURNS3 = np.array([np.block([[R, np.zeros((2, 1))], [np.zeros((1, 2)), np.ones((1, 1))]])
+                          for R in _LOOSE_ROTATIONS])
+
+
+def hexagons_at(link: np.ndarray, lat: Lattice, centres: np.ndarray,
+                    owns: list | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The 3x3 maps (unit plane hexagon → working image), (N, 3, 3), of loose tiles at
+    ``centres`` (N, 2) (working px), and their hexagon contrast (N,).
+
+    A loose tile lies on the table's plane, so it has the lattice's cells' size and
+    perspective there, turned its own way: of the lattice's cell there at each of
+    :data:`LOOSE_TURNS` and the hexagon fitted to the tile's blob, ``owns[i]`` (2x2, or
+    None; a blurred tile's shadow or thick side makes it too big), the one whose
+    midpoints show links and corners none, settled on the links, is taken."""
+    centres = np.asarray(centres, np.float64).reshape(-1, 2)
+    n, k = len(centres), len(LOOSE_TURNS)
+    A = np.zeros((n, k + 1, 3, 3))
+    A[:, :k, :2, :2] = _LOOSE_ROTATIONS
+    A[:, :k, :2, 2] = lat.to_plane(centres)[:, None]
+    A[:, :k, 2, 2] = 1.0
+    Hs = lat.H @ A
+    for i in range(n):
+        own = None if owns is None else owns[i]
+        Hs[i, k] = Hs[i, 0] if own is None else lattice.affine(own, centres[i])
+    # (all at once: one at a time cost a 720p frame with a cloth's print 11 ms)
+    contrast = lattice.hexagon_contrast(link, Hs.reshape(-1, 3, 3)).reshape(n, k + 1)
+    best = contrast.argmax(1)
+    return Hs[np.arange(n), best], contrast[np.arange(n), best]
+
+
+def hexagon_samples(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: list[LooseHex]
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Edge (N, 6, 3) and corner (N, 6, 3) samples of the loose hexagons on the decoded
+    image ``full`` (``S``: working → decoded pixels), all at once; sets each ``shift``.
+
+    The blob's hexagon is rough: it is settled on its links like any lattice cell."""
+    Hs = np.array([hx.H for hx in hexes]).reshape(-1, 3, 3)
+    shifts = lattice.hexagon_shifts(link, Hs)
+    for hx, sh in zip(hexes, shifts):
+        hx.shift = sh
+    return sampling.sample_hexagons(full, S @ Hs, shifts)
+
+
+REPOSE_SCALES = (0.85, 0.92, 1.0)
+"""Sizes, as shares of its first hexagon, at which a loose tile read poorly is tried again
+(:func:`repose`): a cell of the lattice holds a tile and the gap round it, so a
+loose tile given the cells' shape is most often a little smaller than its hexagon."""
+
+
+REPOSED_READ = (0.85, 0.99)
+"""The fit and confidence a pose tried for a loose tile (:func:`repose`) must read
+at to replace its first hexagon: the best of some seventy poses of a patch of cloth, or of
+a face-down tile's number, fits some tile better than one pose does.  (Hard and
+real-texture 0-119, with the plain bar of a loose tile: 20 tiles more found, 5 places
+invented, 5 face-down tiles read as tiles; with this bar: 14, 3 and 2.)"""
+
+
+CROWDED_READ = (0.9, 0.999)
+"""... and among more than :data:`MAX_REPOSED` places read poorly, where only the hexagon
+blobs are tried again (:func:`repose`), the fit and confidence a blob's new pose
+must read at: a floral cloth's blobs reposed read other tiles at confidence 0.993-0.995
+(hard-82), the loose tiles beside a wooden table's two dozen places at 0.9994 (hard-12)."""
+
+
+SHAPED_BY = 3
+"""Board cells read clearly that show the lattice's cells have the table's shape (size and
+slant): a loose place with no blob of its own is tried again only in that shape
+(:func:`repose`); a lattice laid on an empty table has any shape, and the best of
+sixty poses of its hexagon over real-texture-168's lone tiles read other tiles surely."""
+
+
+MAX_REPOSED = 6
+"""More loose places read poorly than this are mostly a cloth's print (a 720p frame on a
+dotted cloth had 24): none is tried again (:func:`repose`).  Each costs some 4 ms;
+at 8, video-720p frame 9's 7 places took 29 ms, and the 720p median frame 0.063 s (the
+loose tiles found on hard and real-texture 0-199 lay among up to 8 such places; at 6, 3
+of them are not)."""
+
+
+def repose(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: list[LooseHex],
+                  edges: np.ndarray, corners: np.ndarray, model: colours.ColourModel,
+                  readings: list, shaped: bool) -> np.ndarray:
+    """Loose hexagons whose ``readings`` are not clear (:func:`acceptance.clear`), tried again: at
+    every :data:`LOOSE_TURNS` turn and :data:`REPOSE_SCALES` size of their first hexagon,
+    and near the turn of their blob's own hexagon (``LooseHex.own``) at those sizes,
+    each pose settled on its links.  The pose that reads one tile surely
+    (:data:`REPOSED_READ`) and fits best replaces the first hexagon when it fits
+    :data:`acceptance.CLEARLY_BETTER`: the hexagon's ``H``, ``shift`` and ``reposed``, and its rows
+    of ``edges`` and ``corners`` (N, 6, 3), sampled on ``full`` (``S``: working → ``full``
+    pixels), change in place.  Places with no blob of their own are tried only when the
+    lattice's cells have the table's shape (``shaped``, see :data:`SHAPED_BY`).  Returns
+    which hexagons moved, (N,) bool.
+
+    A loose tile's first hexagon is the one whose midpoints show the most link colour; a
+    link that runs along an edge, or a tile smaller than the cells, turns or slides it off
+    the tile: real-texture-10's lone tile, 119 px across on a plain brown table, read at
+    fit 0.15 as first placed and at 0.89 (right, confidence 1.0) turned and a tenth
+    smaller."""
+    moved = np.zeros(len(hexes), bool)
+    poor = [k for k, rd in enumerate(readings)
+            if not acceptance.clear(rd) and (shaped or hexes[k].own is not None)]
+    bar = REPOSED_READ
+    if len(poor) > MAX_REPOSED:
+        # many places (a cloth's print, a wooden table's grain): the hexagon blobs among
+        # them are still tried, and must read surer (CROWDED_READ)
+        poor, bar = [k for k in poor if hexes[k].own is not None], CROWDED_READ
+    if not poor or len(poor) > MAX_REPOSED:
+        return moved
+    poses = np.array([np.diag([s, s, 1.0]) @ A for s in REPOSE_SCALES for A in _LOOSE_TURNS3])
+    # about the first hexagon, every turn; about the blob's own (its shape holds the
+    # view's slant where the lattice's does not: a lone tile on an empty table, read on a
+    # lattice of one cell), near its own turn
+    near = np.array([np.diag([s, s, 1.0]) @ A for s in REPOSE_SCALES
+                     for A in _LOOSE_TURNS3[np.r_[-2:3]]])
+    own = [hexes[k].own if hexes[k].own is not None else hexes[k].H for k in poor]
+    Hs = np.concatenate([np.array([hexes[k].H for k in poor])[:, None] @ poses[None],
+                         np.array(own)[:, None] @ near[None]], axis=1)
+    per = Hs.shape[1]
+    Hs = Hs.reshape(-1, 3, 3)
+    shifts = lattice.hexagon_shifts(link, Hs)
+    e, c = sampling.sample_hexagons(full, S @ Hs, shifts)
+    read = identify.identify(colours.log_probs(e, model), unique=False)
+    fit = np.array([r.fit for r in read]).reshape(len(poor), per)
+    sure = np.array([r.confidence >= bar[1] for r in read]).reshape(fit.shape)
+    fit = np.where(sure, fit, 0.0)   # (the poses that read one tile surely)
+    for j, k in enumerate(poor):
+        b = int(np.argmax(fit[j]))
+        if fit[j, b] >= max(bar[0], readings[k].fit + acceptance.CLEARLY_BETTER):
+            i = j * per + b
+            hexes[k].H, hexes[k].shift, hexes[k].reposed = Hs[i], shifts[i], True
+            edges[k], corners[k] = e[i], c[i]
+            moved[k] = True
+    return moved
+
+
+def read_off_lattice(hexes: list[LooseHex], readings: list, body: np.ndarray, keep: list,
+                       bad: list, size: float, ws: float
+                       ) -> tuple[list[tuple[LooseHex, dict]], list, list]:
+    """The loose tiles read off the lattice (``hexes`` and their ``readings``, ``body``
+    their corners' body share), as (hexagon, loose item) pairs; and the cells ``keep``
+    and ``bad`` left.
+
+    A tile-sized place (``LooseHex.spot``) has less to show it is a tile than a hexagon
+    blob: it must read as clearly as a lone tile.  When it lies on a cell (within 0.8
+    ``size``, photo px) that reads clearly, it is that cell's tile; otherwise the cell
+    there is the same tile, read in the lattice's turn instead of its own, and gives way.
+    """
+    out = []
+    for hx, rd, b in zip(hexes, readings, body):
+        # (a round coloured dot on a cloth fits a hexagon too: a tile has a grey body)
+        if (not acceptance.readable(rd, b) or rd.pushed or (hx.spot and not acceptance.clear(rd))
+                or (hx.reposed and (rd.fit < REPOSED_READ[0] or rd.confidence < REPOSED_READ[1]))):
+            continue
+        at = hx.centre / ws
+        if hx.spot:
+            def here(it):
+                return np.linalg.norm(it[2] - at) < 0.8 * size
+            if any(here(it) and acceptance.clear(it[1]) and not it[1].pushed for it in keep):
+                continue
+            keep = [it for it in keep if not here(it)]
+            bad = [it for it in bad if not here(it)]
+        out.append((hx, loose_item(rd, at)))
+    return out, keep, bad
+
+
+def loose_item(rd: identify.Reading, px: np.ndarray) -> dict[str, Any]:
+    return {"tile": rd.tile, "rotation": rd.rotation, "confidence": round(rd.confidence, 4),
+            "pixel": [round(float(px[0]), 1), round(float(px[1]), 1)]}
