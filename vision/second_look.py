@@ -56,19 +56,19 @@ def better(other: Any, scene: Any) -> bool:
     at least as well (the search's own score, for ``scene`` only as far as it kept tiles:
     :func:`earned`): a wrong lattice can still land a few cells on link colour that read
     as confident, wrong tiles."""
-    if quality(other) <= quality(scene):
-        return False
-    if other.lattice is None or scene.lattice is None:
-        return True
-    return other.lattice.score >= earned(scene)
+    return quality(other) > quality(scene) and _lattice_holds(other, scene)
 
 
 def as_good(other: Any, scene: Any) -> bool:
     """Does read ``other`` explain at least as much as ``scene`` (:func:`quality`), on a
     lattice scoring at least what ``scene``'s earned (:func:`earned`)?  The bar for a look
     whose reason was seen in the photo."""
-    if quality(other) < quality(scene):
-        return False
+    return quality(other) >= quality(scene) and _lattice_holds(other, scene)
+
+
+def _lattice_holds(other: Any, scene: Any) -> bool:
+    """Does read ``other``'s lattice score at least what ``scene``'s earned (either
+    without a lattice: yes)?"""
     if other.lattice is None or scene.lattice is None:
         return True
     return other.lattice.score >= earned(scene)
@@ -86,8 +86,12 @@ def fits_better(other: Any, scene: Any) -> bool:
     as taken, and as itself at 0.95 with the cast taken off."""
     if not other.readings or not scene.readings or not as_good(other, scene):
         return False
-    mean = lambda s: sum(rd.fit for _c, rd, _px in s.readings) / len(s.readings)
-    return mean(other) >= mean(scene) + FITS_BETTER
+    return _mean_fit(other) >= _mean_fit(scene) + FITS_BETTER
+
+
+def _mean_fit(scene: Any) -> float:
+    """The mean fit of a read's tiles (it has some)."""
+    return sum(rd.fit for _c, rd, _px in scene.readings) / len(scene.readings)
 
 
 def far_more(scene: Any, other: Any) -> bool:
