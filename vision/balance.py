@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import bodies, colours
+from . import bodies, colours, sampling
 from .order_stats import median
 
 MIN_LEVEL = 4.0
@@ -46,10 +46,14 @@ def body_gains(bgr: np.ndarray) -> np.ndarray | None:
     level = median(half[sel].astype(np.float32), axis=0)
     if level.min() < MIN_LEVEL:
         return None
-    gains = float(level.mean()) / level
-    if gains.max() / gains.min() < MIN_CAST:
-        return None
-    return gains
+    return _to_grey(level, MIN_CAST)
+
+
+def _to_grey(colour: np.ndarray, least: float) -> np.ndarray | None:
+    """Gains (3,) that scale BGR ``colour`` (3,) to grey at its mean level, or ``None``
+    when they are less than ``least`` apart (largest over smallest)."""
+    gains = float(colour.mean()) / colour
+    return gains if gains.max() / gains.min() >= least else None
 
 
 GLARE_LIFT = 0.2
@@ -77,15 +81,14 @@ def glare_gains(corners: np.ndarray) -> np.ndarray | None:
     if len(c) < 2:
         return None
     body = median(c[np.argsort(c.mean(1))[: len(c) // 2]], axis=0)
-    a = (c.mean(1) - body.mean()) / max(255.0 - body.mean(), 1.0)
+    a = sampling.veil_share(c, body)
     lit = (a >= GLARE_LIFT) & (c.max(1) < CLIPPED)
     if lit.sum() < 2:
         return None
-    lamp = median((c[lit] - (1.0 - a[lit, None]) * body) / a[lit, None], axis=0)
+    lamp = median(sampling.veil_light(c[lit], body, a[lit]), axis=0)
     if lamp.min() <= 0:
         return None
-    gains = float(lamp.mean()) / lamp
-    return gains if gains.max() / gains.min() >= GLARE_CAST else None
+    return _to_grey(lamp, GLARE_CAST)
 
 
 def balanced(bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:

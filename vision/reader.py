@@ -258,23 +258,20 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
         # missing from the read, and only the unveiled look finds them)
         wanted = second_look.wanted(scene)
         veil_beside = look == "unveiled" and not wanted and _veiled_beside(photo, scene)
-        # (a good read that seems to have missed a tile beside the board: the balanced
-        # look, not every look; not while a live camera follows)
-        missed = (look == "balanced" and not wanted and prior is None
-                  and _missed_beside(photo, scene))
         # (glare on the tiles showing a lamp's cast: the balanced look, by the glare's
-        # colour, after any read)
+        # colour, after any read; not while a live camera follows)
         lamp = _glare_gains(photo, scene) if look == "balanced" and prior is None else None
+        # (a good read that seems to have missed a tile beside the board: the balanced
+        # look, not every look)
+        missed = (look == "balanced" and not wanted and prior is None and lamp is None
+                  and _missed_beside(photo, scene))
         if not (wanted or veil_beside or missed or lamp is not None):
             continue
         other = _analyse_once(photo, source, profile, look, pitch_px, prior,
                               beside=scene if veil_beside else None, current=scene,
                               gains=lamp)
-        # (the cast seen in the glare is reason enough: a read as good on the photo with
-        # the cast taken off is the truer one)
-        if other is not None and (second_look.better(other, scene) or lamp is not None
-                                  and second_look.as_good(other, scene)
-                                  or look == "balanced" and second_look.fits_better(other, scene)):
+        if other is not None and (second_look.balanced_wins(other, scene, lamp is not None)
+                                  if look == "balanced" else second_look.better(other, scene)):
             scene, other = other, scene
         if other is not None:
             others.append(other)
@@ -492,8 +489,7 @@ def _veiled_beside(photo: Photo, scene: Scene) -> bool:
     known = np.array(sorted(read), int)
     held = _neighbours_shift(cells[veiled], known, np.array([scene.shifts[tuple(c)] for c in known]))
     edges, corners = sample_cells(photo.image, lat, cells[veiled], held)
-    grey = median(corners[..., 1:], axis=1)                       # (M, 2) a/b of the body
-    pale = (np.hypot(*np.moveaxis(edges[..., 1:] - grey[:, None, :], -1, 0)) >= PASTEL).sum(1) >= 5
+    pale = (_edge_colour(edges, corners) >= PASTEL).sum(1) >= LINKED_EDGES
     return bool(pale.any())
 
 
@@ -503,7 +499,7 @@ LINK_CHROMA = 12.0
 
 LINKED_EDGES = 5
 """... on at least this many of its six edges, for a cell beside the board to look like a
-tile that a read missed."""
+tile that a read missed (or, by :data:`PASTEL`, a tile under a glare veil)."""
 
 
 def _missed_beside(photo: Photo, scene: Scene) -> bool:
@@ -525,9 +521,15 @@ def _missed_beside(photo: Photo, scene: Scene) -> bool:
         return False
     held = _neighbours_shift(cells, known, np.array([scene.shifts[tuple(c)] for c in known]))
     edges, corners = sample_cells(photo.image, _on_photo(scene, photo), cells, held)
+    return bool(((_edge_colour(edges, corners) > LINK_CHROMA).sum(1) >= LINKED_EDGES).any())
+
+
+def _edge_colour(edges: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Lab a/b distance (M, 6) of each edge sample from the median of its cell's corners
+    (its body, if a tile lies there): every edge of a tile carries a link end.  ``edges``,
+    ``corners``: (M, 6, 3) Lab (``sample_cells``)."""
     body = median(corners[..., 1:], axis=1)
-    step = np.linalg.norm(edges[..., 1:] - body[:, None, :], axis=-1)
-    return bool(((step > LINK_CHROMA).sum(1) >= LINKED_EDGES).any())
+    return np.linalg.norm(edges[..., 1:] - body[:, None, :], axis=-1)
 
 
 GLARED_CORNERS = 2
@@ -535,15 +537,22 @@ GLARED_CORNERS = 2
 :func:`_veiled_bodies`)."""
 
 
-def _glare_gains(photo: Photo, scene: Scene) -> np.ndarray | None:
-    """The channel gains that take a lamp's cast off, measured on glare over the corners
-    of the tiles read (``balance.glare_gains``), or ``None``."""
-    cells = [c for c, _rd, _px in scene.readings]
+def _read_corners(photo: Photo, scene: Scene, cells: list | None = None) -> np.ndarray | None:
+    """BGR (N, 6, 3) at the corners of the tiles a read gave (or of its ``cells``) in the
+    photo as taken; ``None`` when there are none or no lattice."""
+    if cells is None:
+        cells = [c for c, _rd, _px in scene.readings]
     if scene.lattice is None or not cells:
         return None
     shifts = np.array([scene.shifts.get(c, np.zeros(2)) for c in cells])
-    corners = sampling.corner_samples(photo.image, _on_photo(scene, photo), np.array(cells), shifts)
-    return balance.glare_gains(corners.reshape(-1, 3))
+    return sampling.corner_samples(photo.image, _on_photo(scene, photo), np.array(cells), shifts)
+
+
+def _glare_gains(photo: Photo, scene: Scene) -> np.ndarray | None:
+    """The channel gains that take a lamp's cast off, measured on glare over the corners
+    of the tiles read (``balance.glare_gains``), or ``None``."""
+    corners = _read_corners(photo, scene)
+    return None if corners is None else balance.glare_gains(corners.reshape(-1, 3))
 
 
 def _veiled_bodies(photo: Photo, scene: Scene) -> bool:
@@ -554,11 +563,9 @@ def _veiled_bodies(photo: Photo, scene: Scene) -> bool:
     or, for tiles that all read cleanly (``identify.clean``), on :data:`GLARED_CORNERS` of
     each one's corners at least (a glare spot smaller than a tile: real tile 15 under the
     real-photo benchmark's glare spot, two corners lifted, read as nothing before)."""
-    cells = [c for c, _rd, _px in scene.readings]
-    if scene.lattice is None or not cells:
+    corners = _read_corners(photo, scene)
+    if corners is None:
         return False
-    shifts = np.array([scene.shifts.get(c, np.zeros(2)) for c in cells])
-    corners = sampling.corner_samples(photo.image, _on_photo(scene, photo), np.array(cells), shifts)
     if haze.veiled(median(corners.reshape(-1, 3), axis=0)):
         return True
     return (all(identify.clean(rd) for _c, rd, _px in scene.readings)
@@ -579,8 +586,7 @@ def _veiled_additions(photo: Photo, scene: Scene, beside: Scene) -> bool:
     new = [c for c, _rd, px in scene.readings if np.hypot(*(had - px).T).min() > cell]
     if not new:
         return False
-    shifts = np.array([scene.shifts.get(c, np.zeros(2)) for c in new])
-    body = sampling.corner_colours(photo.image, _on_photo(scene, photo), np.array(new), shifts)
+    body = median(_read_corners(photo, scene, new), axis=1).astype(np.float64)
     return bool(haze.veiled(body).all())
 
 

@@ -53,6 +53,20 @@ MAX_TINT = 0.5
 """The most a glare veil's colour may differ between channels (share of its brightest)."""
 
 
+def veil_share(samples: np.ndarray, body: np.ndarray) -> np.ndarray:
+    """The share ``a`` of white light over BGR samples (..., 3) of black body ``body``
+    (BGR (3,)), by how much lighter they are: a sample under glare shows ``(1 - a) * body
+    + a * light``.  Not clipped (below 0: darker than the body)."""
+    return (samples.mean(-1) - body.mean()) / max(255.0 - body.mean(), 1.0)
+
+
+def veil_light(samples: np.ndarray, body: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """The colour (..., 3) of the light that veils BGR samples (..., 3) of black body
+    ``body`` (3,) by the share ``a`` (...) (:func:`veil_share`): a glare spot mirrors the
+    lamp, so this is the lamp's colour."""
+    return (samples - (1.0 - a)[..., None] * body) / np.maximum(a, 1e-3)[..., None]
+
+
 def unveil(edges: np.ndarray, corners: np.ndarray, body: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Remove a glare veil from BGR samples of cells: edges (N, 6, P, 3), corners (N, 6, 3).
 
@@ -63,11 +77,11 @@ def unveil(edges: np.ndarray, corners: np.ndarray, body: np.ndarray) -> tuple[np
     :data:`MAX_TINT`).  Returns the cleared (edges, corners).
     """
     c = median(corners, axis=1)                                   # (N, 3)
-    a = np.clip((c.mean(1) - body.mean()) / max(255.0 - body.mean(), 1.0), 0.0, MAX_VEIL)
+    a = np.clip(veil_share(c, body), 0.0, MAX_VEIL)
     veil = c - (1.0 - a)[:, None] * body                            # a * white, (N, 3)
     # glare is the light's own colour, near white; corners tinted strongly (a hand, a
     # wooden table beside the board) are no veil and are left as they are
-    light = veil / np.maximum(a, 1e-3)[:, None]
+    light = veil_light(c, body, a)
     tinted = tinted_light(light)
     a = np.where(tinted, 0.0, a)
     veil = np.where(tinted[:, None], 0.0, veil)

@@ -89,6 +89,15 @@ def fits_better(other: Any, scene: Any) -> bool:
     return _mean_fit(other) >= _mean_fit(scene) + FITS_BETTER
 
 
+def balanced_wins(other: Any, scene: Any, cast_seen: bool) -> bool:
+    """Does the balanced look's read ``other`` replace ``scene``?  When it reads better
+    (:func:`better`), when it is as good and the cast was seen in the glare (``cast_seen``:
+    the photo with it taken off is the truer one), or when its tiles fit clearly better
+    (:func:`fits_better`)."""
+    return (better(other, scene) or cast_seen and as_good(other, scene)
+            or fits_better(other, scene))
+
+
 def _mean_fit(scene: Any) -> float:
     """The mean fit of a read's tiles (it has some)."""
     return sum(rd.fit for _c, rd, _px in scene.readings) / len(scene.readings)
