@@ -261,3 +261,17 @@ def test_a_green_tile_laid_in_a_discovery_puzzle_is_still_read():
     assert model.absent is None
     readings = identify.identify(colours.log_probs(edges, model))
     assert [r.tile for r in readings] == numbers
+
+
+def test_bright_image_keeps_thin_light_strokes_and_drops_bodies_and_wide_light_areas():
+    from vision.colours import bright_image
+    rng = np.random.default_rng(3)
+    lab = np.zeros((120, 160, 3), np.float32)
+    lab[..., 0] = 40 + rng.normal(0, 2, (120, 160))   # a dark body, a little noisy
+    lab[30:34, 10:70, 0] = 75                           # a thin link, 4 px wide
+    lab[60:110, 90:150, 0] = 90                         # a wide light patch (a table)
+    img = bright_image(lab, None, 15)
+    assert img.dtype == np.float32 and img.shape == (120, 160)
+    assert img[31:33, 20:60].mean() > 0.9
+    assert img[70:100, 100:140].max() == 0.0
+    assert img[50:55, 10:70].max() == 0.0

@@ -42,3 +42,43 @@ def everywhere(support) -> np.ndarray:
     h, w = support.shape
     ys, xs = np.mgrid[0:h, 0:w]
     return support.at(xs.ravel(), ys.ravel()).reshape(h, w)
+
+
+def test_a_lattice_whose_horizon_crosses_the_image_gives_the_cells_before_it():
+    # a steeply tilted lattice fitted to a small board: its horizon (plane y = -1 / 0.025)
+    # runs across the image at row 720; the rows below see the plane from behind
+    from vision.lattice import MIN_CELL_PX
+    lat = Lattice(np.array([[18.0, 0.0, 300.0], [0.0, 18.0, 400.0], [0.0, 0.025, 1.0]]), steep=True)
+    w, h = 600, 800
+    cells, centres = lat.cells_and_centres_in(w, h)
+    assert ((centres >= 0) & (centres < [w, h])).all()
+    assert (lat.cell_size(cells) >= MIN_CELL_PX).all()
+    # the cells round the lattice's origin, where the board is, are all there ...
+    near = {(q, r) for q in range(-3, 4) for r in range(-3, 4)}
+    assert near <= {tuple(c) for c in cells}
+    # ... and none lies beyond the horizon (the plane seen mirrored)
+    plane = cells @ BASIS.T
+    assert (0.025 * plane[:, 1] + 1.0 > 0).all()
+
+
+def test_autocorrelation_rings_to_a_fraction_of_a_pixel():
+    from vision.lattice import autocorr_bases
+    # a link image periodic with a non-whole period (a lattice 13.37 px across)
+    size = 13.37 / 3 ** 0.5
+    lat = Lattice(np.array([[size, 0.0, 0.0], [0.0, size, 0.0], [0.0, 0.0, 1.0]]))
+    yy, xx = np.mgrid[0:256, 0:256].astype(np.float64)
+    plane = lat.to_plane(np.stack([xx.ravel(), yy.ravel()], 1))
+    from vision.lattice import MIDPOINTS
+    centre = lat.cell_at(np.stack([xx.ravel(), yy.ravel()], 1)) @ BASIS.T
+    d = np.full(len(plane), np.inf)
+    for m in MIDPOINTS:
+        d = np.minimum(d, np.linalg.norm(plane - centre - m, axis=1))
+    link = np.exp(-(d / 0.25) ** 2).reshape(256, 256).astype(np.float32)
+    want = sorted(np.linalg.norm((BASIS * size).T, axis=1))
+
+    def error(bases):
+        return min(abs(np.linalg.norm(b, axis=0) - want).max() for b in bases)
+
+    whole, fine = autocorr_bases(link), autocorr_bases(link, subpixel=True)
+    assert error(fine) < 0.2
+    assert error(fine) < error(whole)

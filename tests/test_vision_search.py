@@ -207,3 +207,15 @@ def test_rescaled_hypotheses_keep_a_clean_blobs_slant():
         assert offset is None
         ratio = np.linalg.svd(M, compute_uv=False) / stretch
         assert np.isclose(ratio[0], ratio[1])
+
+
+def test_a_small_dim_board_in_a_large_image_is_found_by_its_own_ring(bench_scene):
+    # hard-48: 54 tiles 20 px across, seen at 44 degrees on a dark table in dim light
+    # through a JPEG of quality 60; the link colours barely stand out of the bodies.  Read
+    # by the links' lightness (the bright look), at twice the size, the board's own box
+    # shows the lattice's ring, which the whole image shrunk for its ring does not.
+    path, _truth, expected = bench_scene("hard", 48)
+    read = read_photo(str(path))
+    right = best_alignment(expected, read)[2]
+    assert right >= 0.75 * len(expected)
+    assert len(read) - right <= 3

@@ -150,6 +150,26 @@ def link_image(lab: np.ndarray, neutral: np.ndarray, gate: np.ndarray | None = N
     return out.astype(np.float32, copy=False)
 
 
+def bright_image(lab: np.ndarray, gate: np.ndarray | None, k: int) -> np.ndarray:
+    """How much each pixel is a link by its lightness alone, float32 0..1 (H, W).
+
+    A link is lighter than the black body round it whatever its colour: the white top-hat
+    of Lab lightness over a disc of ``k`` px keeps thin light strokes and drops the body
+    and wide light areas.  Scaled like :func:`link_image` by the photo's 99th percentile
+    (at least 10 lightness units); the lower 35 % of that scale is taken as body noise (a
+    JPEG's blocks at quality 60 lift dark bodies a few units).  ``gate`` as there.
+    """
+    L = lab[..., 0].astype(np.float32)
+    th = cv2.morphologyEx(L, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    if gate is not None:
+        th = th * gate
+    sub = th[::2, ::2]
+    sub = sub[sub > 1.0]
+    ref = max(float(percentile(sub, 99)) if sub.size > 20 else 10.0, 10.0)
+    norm = (th * (1.0 / ref) - 0.35) / 0.65
+    return np.clip(norm, 0.0, 1.0).astype(np.float32)
+
+
 def initial_model(lab: np.ndarray, dark: np.ndarray | None = None) -> ColourModel:
     """A first model for a photo: its neutral point and chroma scale."""
     neutral = neutral_point(lab, dark)

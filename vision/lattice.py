@@ -36,6 +36,13 @@ CORNERS = np.stack([np.cos(_ang_cor), np.sin(_ang_cor)], 1)
 """Plane offsets of the six corners; corner k is between edges k-1 and k... (k=0: NW-N)."""
 
 
+MAX_ENUMERATED = 40000
+"""Most cells a lattice's plane box may hold to be enumerated (more: a degenerate lattice)."""
+
+MIN_CELL_PX = 6.0
+"""Cells smaller than this (centre to corner, px) near a lattice's horizon are no tiles."""
+
+
 def _cross(u: np.ndarray, v: np.ndarray) -> float:
     return float(u[0] * v[1] - u[1] * v[0])
 
@@ -70,6 +77,7 @@ class Lattice:
     score: float = 0.0
     judged: int = 0       # cells the search read to score it (search.py)
     tracked: bool = False  # found by following a previous frame's lattice (search.py)
+    steep: bool = False    # may reach its horizon (see _cells_before_horizon)
 
     def to_image(self, pts: np.ndarray) -> np.ndarray:
         """Plane points (..., 2) → image points (..., 2)."""
@@ -161,7 +169,14 @@ class Lattice:
                             [bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]], np.float64)
         qr = self.to_plane(corners) @ _INV_BASIS.T
         whole = np.ceil(qr[:4].max(0)) - np.floor(qr[:4].min(0)) + 5
-        if np.prod(whole) > 40000:  # a degenerate lattice: refuse to enumerate millions
+        if self.steep:
+            Hi = self._inverse()
+            side = np.sign(Hi[2, 0] * corners[:4, 0] + Hi[2, 1] * corners[:4, 1] + Hi[2, 2])
+            if np.prod(whole) > MAX_ENUMERATED or (side != side[0]).any():
+                # the image reaches the lattice's horizon: only the part of the image
+                # before it, where cells are at least MIN_CELL_PX, is enumerated
+                return self._cells_before_horizon(x0, y0, x1, y1, bx0, by0, bx1, by1)
+        if np.prod(whole) > MAX_ENUMERATED:  # a degenerate lattice: refuse to enumerate millions
             return np.zeros((0, 2), int), np.zeros((0, 2))
         lo = np.floor(qr[4:].min(0)) - 2
         hi = np.ceil(qr[4:].max(0)) + 2
@@ -170,6 +185,53 @@ class Lattice:
         c = self.centres(cells)
         ok = (c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)
         # (a cell's centre does not depend on the other cells mapped with it)
+        return cells[ok], c[ok]
+
+    def _cells_before_horizon(self, x0: float, y0: float, x1: float, y1: float,
+                              bx0: float, by0: float, bx1: float, by1: float
+                              ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_cells_in` of a ``steep`` lattice whose horizon the image reaches: the
+        cells of the plane box round the image points (a grid over the box ``bx0..by1``)
+        that lie in front of the horizon where cells measure at least :data:`MIN_CELL_PX`.
+
+        A lattice fitted to a small board seen steeply (hard-48: 54 tiles 20 px across at
+        44°) extrapolates to a horizon inside the image, where the plane box of the image's
+        corners is unbounded or wraps through infinity.  Only lattices grown from such a
+        board's own rings are ``steep`` (``search.core_rings``): other lattices that reach
+        their horizon are degenerate ones of the search, and enumerated as before (given
+        cells, they read a striped cloth's patch beside hard-132's board as a tile)."""
+        gx, gy = np.meshgrid(np.linspace(bx0, bx1, 17), np.linspace(by0, by1, 17))
+        pts = np.stack([gx.ravel(), gy.ravel()], 1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return self._front_cells(pts, x0, y0, x1, y1)
+
+    def _front_cells(self, pts: np.ndarray, x0: float, y0: float, x1: float, y1: float
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        plane = self.to_plane(pts)
+        # (in front: on the side of the horizon line that holds most of the image; the
+        # other side sees the plane mirrored, from behind)
+        Hi = self._inverse()
+        side = Hi[2, 0] * pts[:, 0] + Hi[2, 1] * pts[:, 1] + Hi[2, 2]
+        sign = 1.0 if (side > 0).sum() * 2 >= len(side) else -1.0
+        front = side * sign > 0
+        p0, p1, p2 = self.to_image(np.stack([plane, plane + [1.0, 0.0], plane + [0.0, 1.0]]))
+        d1, d2 = p1 - p0, p2 - p0
+        size = np.sqrt(np.abs(d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]))
+        keep = front & (size >= MIN_CELL_PX) & np.isfinite(plane).all(1)
+        if not keep.any():
+            return np.zeros((0, 2), int), np.zeros((0, 2))
+        qr = plane[keep] @ _INV_BASIS.T
+        lo = np.floor(qr.min(0)) - 2
+        hi = np.ceil(qr.max(0)) + 2
+        if np.prod(hi - lo + 1) > MAX_ENUMERATED:
+            return np.zeros((0, 2), int), np.zeros((0, 2))
+        cells = np.indices((int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1)).reshape(2, -1).T + lo.astype(int)
+        c = self.centres(cells)
+        # (an image point's side of the horizon is the sign of its plane point's depth)
+        H, plane = self.H, cells @ BASIS.T
+        depth = H[2, 0] * plane[:, 0] + H[2, 1] * plane[:, 1] + H[2, 2]
+        ok = ((c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)
+              & (depth * sign > 0) & (self.cell_size(cells) >= MIN_CELL_PX))
         return cells[ok], c[ok]
 
 
@@ -229,13 +291,15 @@ def sample_xy(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
 
 # -- 1. Lattice vectors from the autocorrelation -----------------------------------
 
-def autocorr_bases(link: np.ndarray, max_candidates: int = 3) -> list[np.ndarray]:
+def autocorr_bases(link: np.ndarray, max_candidates: int = 3, subpixel: bool = False) -> list[np.ndarray]:
     """Candidate neighbour-vector pairs (2x2, columns = images of ``A1``, ``A2``).
 
     The link image correlates with itself shifted by a lattice vector (links meet every
     edge at its midpoint; corners are black), so the autocorrelation has a ring of six peaks
     (an affine hexagon).  The ring may be the lattice or half of it; both are returned and
-    the phase/refinement score decides.
+    the phase/refinement score decides.  ``subpixel``: peaks placed to a fraction of a
+    pixel (:func:`_subpixel`; the usual rings keep whole pixels: hard-16 lost two tiles
+    at its edge with them).
     """
     h, w = link.shape
     x = link - link.mean()
@@ -262,6 +326,8 @@ def autocorr_bases(link: np.ndarray, max_candidates: int = 3) -> list[np.ndarray
         return []
     vals = win[peaks[:, 0], peaks[:, 1]]
     vecs = np.stack([xx[peaks[:, 0], peaks[:, 1]], yy[peaks[:, 0], peaks[:, 1]]], 1).astype(np.float64)
+    if subpixel:
+        vecs += _subpixel(win, peaks)
     order = np.argsort(-vals)
     vecs, vals = vecs[order], vals[order]
     norms = np.linalg.norm(vecs, axis=1)
@@ -296,6 +362,24 @@ def autocorr_bases(link: np.ndarray, max_candidates: int = 3) -> list[np.ndarray
         used |= (np.linalg.norm(absv[:, None, :] - ring[None], axis=2) < 0.15 * n1).any(1)
         if len(out) >= max_candidates:
             break
+    return out
+
+
+def _subpixel(img: np.ndarray, peaks: np.ndarray) -> np.ndarray:
+    """(x, y) offsets (N, 2), each within ±0.5 px, of the true maxima near integer peaks
+    ``peaks`` (N, 2) (row, col) of ``img``: a parabola through each peak and its two
+    neighbours along each axis (a ring found on a shrunk image is read to a fraction of
+    its pixels: a peak 22 px out, rounded, put hard-48's lattice 6 % off)."""
+    h, w = img.shape
+    out = np.zeros((len(peaks), 2))
+    for axis, (dy, dx) in enumerate(((0, 1), (1, 0))):
+        y, x = peaks[:, 0], peaks[:, 1]
+        ok = (y - dy >= 0) & (y + dy < h) & (x - dx >= 0) & (x + dx < w)
+        y, x = y[ok], x[ok]
+        a, b, c = img[y - dy, x - dx], img[y, x], img[y + dy, x + dx]
+        den = a - 2 * b + c
+        off = np.where(den < 0, 0.5 * (a - c) / np.where(den < 0, den, -1.0), 0.0)
+        out[ok, axis] = np.clip(off, -0.5, 0.5)
     return out
 
 

@@ -88,6 +88,11 @@ region found within that crop is tight round the tiles (hard-21: 0 -> 3 of 3).""
 REGION_SHARE = 0.7
 """A region is read only when its box is clearly smaller than the image it was found in."""
 
+BRIGHT_KERNEL = 15
+"""Top-hat kernel (working px) of the bright look: wider than a small tile's link band,
+narrower than its body between links (hard-48's cells are 18 px centre to corner on the
+working image enlarged for them)."""
+
 MAX_ENLARGE = 2.0
 """The most a small photo is enlarged for that second look."""
 
@@ -152,6 +157,18 @@ def _read_cell_size(scene: Scene) -> float:
     return lattice.median_cell_size(scene.lattice, cells) / scene.work_scale
 
 
+BRIGHT_CELL = 20.0
+"""The bright look is tried only for reads of fewer than three tiles or of cells smaller
+than this (centre to corner, original px): its kernel suits small tiles (on large ones
+it won only by chance: hard-98, two tiles read as loose ones), and it costs a look."""
+
+
+def _maybe_small(scene: Scene) -> bool:
+    """Could the tiles of a poor read be small ones the bright look would see?"""
+    return (len(scene.readings) < 3 or scene.lattice is None
+            or _read_cell_size(scene) < BRIGHT_CELL)
+
+
 def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated",
                   neutral: np.ndarray | None = None
                   ) -> tuple[colours.ColourModel, np.ndarray, np.ndarray] | None:
@@ -183,6 +200,8 @@ def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated",
         dens = cv2.boxFilter(dark.astype(np.float32), -1, (k, k))
         gate = gate * np.clip((dens - DENSE_FROM) / DENSE_RAMP, 0.0, 1.0)
     link = colours.link_image(lab, model.neutral, gate)
+    if look == "bright":
+        link = colours.bright_image(lab, gate, BRIGHT_KERNEL)
     if look == "diverse":
         link = link * colours.diversity_gate(lab, model.neutral, link, max(lab.shape) / 10)
     link = cv2.GaussianBlur(link, (0, 0), 1.0)
@@ -201,9 +220,18 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
     region misses some tiles on a third of the photos.)  ``pitch_px``: the expected
     centre distance of touching tiles in ``source``'s pixels, when a table profile knows
     it (a hint to the search); ``prior``: a live camera's previous frame, tried first.
+    A read still poor after all that, whose tiles may be small, is made once more by the
+    links' lightness (``second_look.LAST_LOOK``).
     """
     photo = load_photo(source)
     scene = _analyse_with_region(photo, source, profile, pitch_px, prior, REGION_DEPTH)
+    if second_look.wanted(scene) and _maybe_small(scene):
+        # (the last resort, after every look and the region's: see LAST_LOOK)
+        other = _analyse_once(photo, source, profile, second_look.LAST_LOOK, pitch_px, prior)
+        if other is not None and second_look.better(other, scene):
+            scene, other = other, scene
+        if other is not None:
+            _borrow_loose(scene, [other])
     _drop_bare_table(scene)
     return scene
 
@@ -610,7 +638,8 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
         return None
     model, link, mask = looked
     pitch = None if pitch_px is None else pitch_px * ws
-    lat = search.find_lattice(work, link, mask, model, pitch, prior, peak=look == "dense")
+    lat = search.find_lattice(work, link, mask, model, pitch, prior, peak=look == "dense",
+                              own_ring=look == second_look.LAST_LOOK)
     size = None if lat is None else lattice.median_cell_size(lat, lat.cells_in(*link.shape[::-1]))
     poor = lat is None or lat.score < POOR_SHARE * lat.judged
     if (size is None or size < SMALL_TILE or poor) and not search.read_at_size(prior, work.shape[:2]):
@@ -632,8 +661,9 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
                 model2, link2, mask2 = looked2
                 lat2 = search.find_lattice(work2, link2, mask2, model2,
                                            None if pitch is None else pitch * ws2 / ws, prior,
-                                           peak=look == "dense")
-                if lat2 is not None and (lat is None or lat2.score > lat.score):
+                                           peak=look == "dense",
+                                           own_ring=look == second_look.LAST_LOOK)
+                if lat2 is not None and search.beats(lat2, lat):
                     work, ws, lab, model, link, mask, lat = work2, ws2, lab2, model2, link2, mask2, lat2
     if lat is None and not search.only_following():
         # (while a live camera only follows its last frame, a frame that does not

@@ -12,7 +12,10 @@ Hypotheses (2x2 maps from the plane's unit hexagon to image pixels, before the o
 - single-tile blobs (a loose tile, a tile standing apart): their hexagon gives the cells'
   size and perspective shape, not the board's turn, so turns are swept;
 - a known tile pitch (a fixed-camera table profile), turns swept;
-- as a last resort, a sweep of sizes and turns.
+- as a last resort, a sweep of sizes and turns;
+- in the reader's last look, when nothing reads clearly, the rings of the box the links
+  fill (:func:`core_rings`: a small board in a large image, whose ring the whole image's
+  shrinking loses), each grown however its middle reads before growing.
 
 Order, for speed: a live camera's previous lattice is tried first (``prior``); then the
 :func:`likely` few (the rings as they are, the clearest single tile), each grown only if
@@ -98,12 +101,66 @@ def turn(deg: float) -> np.ndarray:
     return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
 
 
+RING_SIDE = 256.0
+"""The link image is shrunk to this side (px) for its autocorrelation."""
+
+CORE_MASS = 0.05
+"""Share of the link image's mass cut off each side to find the box the tiles fill."""
+
+CORE_SHARE = 0.6
+"""That box is looked at alone only when clearly smaller than the image ..."""
+
+CORE_BETTER = 1.25
+"""... and its lattice replaces the search's only when it reads clearly more (this share,
+plus a cell): about as good, it is mostly the same lattice placed a little differently
+(real-texture-150: 17.5 against 17.4, one tile then read wrong)."""
+
+CORE_FROM = 4.0
+"""... and the image is shrunk at least this much for its ring (on less shrunk images the
+box's ring found other lattices for boards already read: real-texture-52, -79)."""
+
+
 def ring_maps(link: np.ndarray) -> list[np.ndarray]:
     """2x2 maps (plane → working image) of the link image's autocorrelation rings, best first."""
+    return _rings(link)
+
+
+def core_rings(link: np.ndarray) -> list[tuple[np.ndarray, None]]:
+    """The hypotheses of the rings of the box the links fill (:func:`_core_box`), when the
+    whole image had to be shrunk so far for its ring that small tiles in it lost theirs
+    (hard-48: tiles 18 px across in a 1600 px working image are 3 px at ring size): each
+    ring as it is, at most :data:`GROWN` (all of them are grown)."""
     h, w = link.shape
-    f = min(1.0, 256.0 / max(h, w))
+    box = _core_box(link)
+    if box is None or max(h, w) <= CORE_FROM * RING_SIDE:
+        return []
+    x0, y0, x1, y1 = box
+    if max(x1 - x0, y1 - y0) > CORE_SHARE * max(h, w):
+        return []
+    return [(M, None) for M in _rings(link[y0:y1, x0:x1], subpixel=True)][:GROWN]
+
+
+def _rings(link: np.ndarray, subpixel: bool = False) -> list[np.ndarray]:
+    h, w = link.shape
+    f = min(1.0, RING_SIDE / max(h, w))
     small = cv2.resize(link, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else link
-    return [(base / f) @ _INV_BASIS for base in autocorr_bases(small, max_candidates=3)]
+    return [(base / f) @ _INV_BASIS for base in autocorr_bases(small, 3, subpixel)]
+
+
+def _core_box(link: np.ndarray) -> tuple[int, int, int, int] | None:
+    """(x0, y0, x1, y1) px holding the middle of the link image's mass, padded by a tenth
+    of its size each side, or ``None`` for an empty image."""
+    h, w = link.shape
+    ends = []
+    for prof in (link.sum(0), link.sum(1)):
+        cum = np.cumsum(prof, dtype=np.float64)
+        if cum[-1] <= 0:
+            return None
+        lo, hi = np.searchsorted(cum, [CORE_MASS * cum[-1], (1 - CORE_MASS) * cum[-1]])
+        pad = 0.1 * (hi - lo) + 2
+        ends.append((max(0, int(lo - pad)), min(len(prof), int(hi + pad) + 1)))
+    (x0, x1), (y0, y1) = ends
+    return x0, y0, x1, y1
 
 
 def hypotheses(link: np.ndarray, hexes: list[bodies.Hexagon], pitch_px: float | None = None,
@@ -389,7 +446,7 @@ def link_centre(link: np.ndarray) -> np.ndarray | None:
 
 def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: colours.ColourModel,
                  pitch_px: float | None = None, prior: Prior | None = None,
-                 peak: bool = False) -> Lattice | None:
+                 peak: bool = False, own_ring: bool = False) -> Lattice | None:
     """The lattice whose cells read best, or ``None``; ``score`` = its :func:`readability`.
 
     ``bgr`` is the working image that ``link`` and ``mask`` were made from; ``pitch_px``
@@ -399,6 +456,8 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     it is taken without any search (``tracked`` is set; its scale was polished on the frame
     it was found in, and a camera that jitters hardly changes it).  ``peak``: search
     about :func:`link_centre` instead of the link image's mean (a busy cloth's look).
+    ``own_ring``: when nothing reads clearly, also try the rings of the box the links fill
+    (:func:`core_rings`; the bright look's, whose link image shows small tiles' links).
     """
     if peak:
         centre = link_centre(link)
@@ -439,6 +498,16 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
         other = _judge(bgr, link, model, seeds, centre, hexes, mask)
         if other is not None and (best is None or other.score > best.score):
             best = other
+    if own_ring and (best is None or not _clear(best)):
+        # (a small board in a large image: its own rings, each grown, however its middle
+        # reads unrefined; hard-48's lattice, 5 px off there, judged no cell before growing)
+        maps = core_rings(link)
+        if maps:
+            seeds = [(0.0, replace(s[2], steep=True))
+                     for s in (_seed(link, M, off, centre) for M, off in maps) if s is not None]
+            other = _judge(bgr, link, model, seeds, centre, hexes, mask)
+            if other is not None and beats(other, best):
+                best = other
     if best is None:
         return None
     return _polish_scale(bgr, link, model, best, centre, hexes)
@@ -453,6 +522,14 @@ touching tiles with ring-shaped links; no single-tile blob, the link image's rin
 rings', and a lattice 0.6 cells off at one end judged 3 cells and read them cleanly: 4 of
 6 read, the puzzle "not solved".  Now 6 of 6; hard and real-texture 0-119 the same but
 one tile more.)"""
+
+
+def beats(lat: Lattice, other: Lattice | None) -> bool:
+    """Does ``lat`` read better than ``other`` (clearly better, :data:`CORE_BETTER`, when
+    ``lat`` was grown from a small board's own ring and so is ``steep``)?"""
+    if other is None:
+        return True
+    return lat.score > (CORE_BETTER * other.score + 1.0 if lat.steep else other.score)
 
 
 def _unexplained(lat: Lattice, mask: np.ndarray) -> bool:
@@ -580,7 +657,7 @@ def _polish_scale(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
     c = centre
     for f in POLISH_SCALES:
         T = np.array([[f, 0, (1 - f) * c[0]], [0, f, (1 - f) * c[1]], [0, 0, 1.0]])
-        grown = _grow(link, Lattice(T @ lat.H), c, w, h)
+        grown = _grow(link, Lattice(T @ lat.H, steep=lat.steep), c, w, h)
         if grown is None:
             continue
         if _score(bgr, link, model, grown, hexes, above=best.score + 0.3) and grown.score > best.score + 0.3:

@@ -20,10 +20,19 @@ gated by the density of grey body round each pixel (a cloth of coloured dots, ea
 dark rim that the plain gate closes over; its search starts at the densest link colour,
 not the mean, which the dots pull off the tiles); then the photo cleared of a glare
 veil pixel by pixel (``haze.clear_veil``: a veil over the whole board leaves no black body
-to gate by, its bodies are grey and its links pastel) and read as the first look, and,
-last, the photo with a lamp's colour cast taken off by the bodies' channel gains
-(``balance``: a cast scales each channel, so a light link shifts more than a body) and
-read as the first look."""
+to gate by, its bodies are grey and its links pastel) and read as the first look, and
+the photo with a lamp's colour cast taken off by the bodies' channel gains (``balance``: a
+cast scales each channel, so a light link shifts more than a body) and read as the first
+look."""
+
+LAST_LOOK = "bright"
+"""The look tried after all of :data:`LOOKS`, the read with the bodies' own grey and the
+read of the tiles' region (``reader.analyse``), while the read is still poor: the links
+by their lightness alone (``colours.bright_image``: small tiles in dim light through a
+coarse JPEG, whose links' colour smears into the bodies while their lightness still
+stands out; hard-48, 0 -> 44 of 54).  Only when the tiles may be small
+(``reader._maybe_small``), and last: on real-texture-123 it read 35 tiles, 2 wrong,
+where the region's read has all 49."""
 
 UNEXPLAINED = 2.0
 """A read is poor when the tile mask covers more than this many times the cells it read
