@@ -225,3 +225,22 @@ def test_glare_gains_are_none_without_a_cast_or_without_glare():
                                                      lifts=(0, 0, 0, 0, 0, 0.1))) is None
     # a clipped spot is white whatever the lamp
     assert balance.glare_gains(_corners_under_a_spot((300.0, 300.0, 400.0), lifts=(0, 0, 0, 0, 0.9, 0.9))) is None
+
+
+def test_white_gains_make_the_lightest_surface_grey():
+    from vision import balance
+    rng = np.random.default_rng(4)
+    img = np.zeros((200, 300, 3), np.uint8)
+    img[:] = (20, 20, 20)                                   # dark bodies and table
+    img[:, 200:] = (150, 190, 240)                          # a white sheet under a warm lamp (B, G, R)
+    img = np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+    gains = balance.white_gains(img)
+    assert gains is not None
+    sheet = np.array([150.0, 190.0, 240.0]) * gains
+    assert sheet.max() / sheet.min() < 1.03
+    # a neutral white needs no look, and a dim photo has no white to measure
+    grey = img.copy()
+    grey[:, 200:] = 200
+    assert balance.white_gains(grey) is None
+    dim = (img // 3).astype(np.uint8)
+    assert balance.white_gains(dim) is None

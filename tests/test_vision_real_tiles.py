@@ -154,3 +154,18 @@ def test_a_real_tile_without_red_under_a_tungsten_lamp_is_read_with_the_cast_tak
     photo = load_photo(img)
     plain = reader._analyse_once(photo, img, None, "gated")
     assert not plain.readings
+
+
+def test_a_real_tile_under_a_strong_warm_dim_lamp_is_read_balanced_by_the_white_table():
+    # a strong warm cast and a dim exposure: real tile 44's blue links sink into its black
+    # body and its body is too dark to show the cast (no body gains); the light table
+    # round it, taken as white, gives the cast back
+    from bench.real_photo_bench import VARIANTS
+    from vision import balance
+    img = VARIANTS["warm-strong-dim"](_one_tile_picture(44))
+    assert balance.body_gains(img) is None
+    gains = balance.white_gains(img)
+    assert gains is not None and gains[2] < 1.0 < gains[0]  # red taken down, blue up
+    tile, rotation = _labels()[44]
+    board = read_photo(img)
+    assert [(p.tile, p.rotation) for p in board.tiles.values()] == [(tile, rotation)]

@@ -16,6 +16,10 @@ mirrored, so where it lifts a black corner the light added is the lamp's colour
 (:func:`glare_gains`).  Under a cast the camera did not balance, a veiled green link
 looks yellow and a veiled blue one grey, and a tile reads confidently as the tile with
 that link's colour swapped (real tiles under the benchmark's warm glare: 10 of 56).
+
+When the bodies are too dark to show a tint at all, the lightest surface in view is
+taken as white (:func:`white_gains`): under a strong warm lamp and a dim exposure, the
+real tiles whose blue links sink into the body read as nothing otherwise.
 """
 from __future__ import annotations
 
@@ -38,13 +42,64 @@ def body_gains(bgr: np.ndarray) -> np.ndarray | None:
     level (``colours.darkest_grey``, as the reader's grey is measured); ``None`` when the
     bodies are too dark to tell (:data:`MIN_LEVEL`) or barely tinted (:data:`MIN_CAST`).
     ``bgr``: (H, W, 3) uint8, measured on every other pixel."""
+    level = _body_level(bgr)
+    if level is None or level.min() < MIN_LEVEL:
+        return None
+    return _to_grey(level, MIN_CAST)
+
+
+def cast_gains(bgr: np.ndarray) -> np.ndarray | None:
+    """The balanced look's gains when no glare shows the lamp: :func:`body_gains`, or,
+    when the bodies are too dark to show a tint at all, :func:`white_gains` (bodies
+    visible and barely tinted say the cast is weak: a light surface is then more likely
+    a coloured table than a white one lit by the lamp)."""
+    level = _body_level(bgr)
+    if level is None or level.min() < MIN_LEVEL:
+        return white_gains(bgr)
+    return _to_grey(level, MIN_CAST)
+
+
+def _body_level(bgr: np.ndarray) -> np.ndarray | None:
+    """Median B, G, R (3,) of the tile bodies (``colours.darkest_grey``, on every other
+    pixel), or ``None`` when no pixel looks like one."""
     half = bgr[::2, ::2]
     lab = colours.to_lab(half)
     sel = colours.darkest_grey(lab, bodies.dark_mask(lab), step=1)
     if sel is None:
         return None
-    level = median(half[sel].astype(np.float32), axis=0)
-    if level.min() < MIN_LEVEL:
+    return median(half[sel].astype(np.float32), axis=0)
+
+
+LIGHTEST_SHARE = 0.1
+"""Share of the photo's pixels, the lightest by channel sum, taken as a white surface by
+:func:`white_gains`."""
+
+WHITE_FROM = 120.0
+"""Least mean level (0-255) of that lightest tenth for it to be a lit surface, not a dim
+photo's noise."""
+
+
+def white_gains(bgr: np.ndarray) -> np.ndarray | None:
+    """Per-channel gains (3,) float, B G R, that make the lightest tenth of the photo
+    (:data:`LIGHTEST_SHARE`, median B, G, R; pixels clipped in every channel left out) grey;
+    ``None`` when it is too dark (:data:`WHITE_FROM`) or barely tinted (:data:`MIN_CAST`).
+
+    The "white patch" guess of a cast, for when the bodies are too dark to show one
+    (:func:`cast_gains`): under a strong warm lamp and a dim exposure a
+    tile's blue links sink into its black body, and the lightest surface in view (a
+    white table or sheet, a light wall) still shows the lamp's colour.  A coloured table
+    is no white, so the balanced read it gives must win as any balanced read does.
+    ``bgr``: (H, W, 3) uint8, measured on every other pixel."""
+    half = bgr[::2, ::2].reshape(-1, 3)
+    total = half.sum(1, dtype=np.int32)
+    light = half[total >= np.percentile(total, 100 * (1 - LIGHTEST_SHARE))]
+    # (a channel clipped at white under the lamp still shows the tint, if less of it; a
+    # pixel clipped in all three is a glare spot or a blown-out patch, no colour at all)
+    light = light[(light < 250).any(1)]
+    if len(light) < 20:
+        return None
+    level = median(light.astype(np.float32), axis=0)
+    if level.mean() < WHITE_FROM or level.min() < MIN_LEVEL:
         return None
     return _to_grey(level, MIN_CAST)
 

@@ -433,12 +433,12 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     ``current``: the best read so far; the unveiled look's read of a photo whose bodies
     show no veil is kept only if it reads far more (``second_look.far_more``).
     ``gains``: for the balanced look, the channel gains that take the cast off (default:
-    the bodies', ``balance.body_gains``)."""
+    the bodies', or a white surface's when the bodies are too dark, ``balance.cast_gains``)."""
     if look == "balanced":
         # a lamp's cast taken off by the channel gains of the glare or of the bodies
         by_glare = gains is not None
         if gains is None:
-            gains = balance.body_gains(photo.image)
+            gains = balance.cast_gains(photo.image)
         if gains is None:
             return None
         cast_off = balance.balanced(photo.image, gains)
