@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import bodies, colours, sampling
-from .order_stats import median
+from .order_stats import median, percentile
 
 MIN_LEVEL = 4.0
 """Least body level (0-255, each channel) whose channel ratios mean anything: bodies
@@ -43,9 +43,7 @@ def body_gains(bgr: np.ndarray) -> np.ndarray | None:
     bodies are too dark to tell (:data:`MIN_LEVEL`) or barely tinted (:data:`MIN_CAST`).
     ``bgr``: (H, W, 3) uint8, measured on every other pixel."""
     level = _body_level(bgr)
-    if level is None or level.min() < MIN_LEVEL:
-        return None
-    return _to_grey(level, MIN_CAST)
+    return None if _too_dark(level) else _to_grey(level, MIN_CAST)
 
 
 def cast_gains(bgr: np.ndarray) -> np.ndarray | None:
@@ -54,9 +52,12 @@ def cast_gains(bgr: np.ndarray) -> np.ndarray | None:
     visible and barely tinted say the cast is weak: a light surface is then more likely
     a coloured table than a white one lit by the lamp)."""
     level = _body_level(bgr)
-    if level is None or level.min() < MIN_LEVEL:
-        return white_gains(bgr)
-    return _to_grey(level, MIN_CAST)
+    return white_gains(bgr) if _too_dark(level) else _to_grey(level, MIN_CAST)
+
+
+def _too_dark(level: np.ndarray | None) -> bool:
+    """Are the bodies (their :func:`_body_level`) too dark to show a tint, or missing?"""
+    return level is None or level.min() < MIN_LEVEL
 
 
 def _body_level(bgr: np.ndarray) -> np.ndarray | None:
@@ -92,14 +93,14 @@ def white_gains(bgr: np.ndarray) -> np.ndarray | None:
     ``bgr``: (H, W, 3) uint8, measured on every other pixel."""
     half = bgr[::2, ::2].reshape(-1, 3)
     total = half.sum(1, dtype=np.int32)
-    light = half[total >= np.percentile(total, 100 * (1 - LIGHTEST_SHARE))]
+    light = half[total >= percentile(total, 100 * (1 - LIGHTEST_SHARE))]
     # (a channel clipped at white under the lamp still shows the tint, if less of it; a
     # pixel clipped in all three is a glare spot or a blown-out patch, no colour at all)
     light = light[(light < 250).any(1)]
     if len(light) < 20:
         return None
     level = median(light.astype(np.float32), axis=0)
-    if level.mean() < WHITE_FROM or level.min() < MIN_LEVEL:
+    if level.mean() < WHITE_FROM or _too_dark(level):
         return None
     return _to_grey(level, MIN_CAST)
 

@@ -138,10 +138,7 @@ def link_image(lab: np.ndarray, neutral: np.ndarray, gate: np.ndarray | None = N
     for img, floor in ((c, 15.0), (sat, 0.12)):
         if gate is not None:
             img = img * gate
-        sub = img[::2, ::2]
-        sub = sub[sub > 0.2 * floor]
-        # links cover a few per cent of a photo at least: the 99th percentile is a link
-        ref = max(float(percentile(sub, 99)) if sub.size > 20 else 2.5 * floor, floor)
+        ref = _link_level(img, floor, 0.2 * floor, 2.5 * floor)
         # (in place: three full-size passes without new arrays, the same arithmetic)
         norm = img * (2.0 / ref)
         norm -= 0.4
@@ -163,11 +160,19 @@ def bright_image(lab: np.ndarray, gate: np.ndarray | None, k: int) -> np.ndarray
     th = cv2.morphologyEx(L, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     if gate is not None:
         th = th * gate
-    sub = th[::2, ::2]
-    sub = sub[sub > 1.0]
-    ref = max(float(percentile(sub, 99)) if sub.size > 20 else 10.0, 10.0)
+    ref = _link_level(th, 10.0, 1.0, 10.0)
     norm = (th * (1.0 / ref) - 0.35) / 0.65
     return np.clip(norm, 0.0, 1.0).astype(np.float32)
+
+
+def _link_level(img: np.ndarray, floor: float, above: float, default: float) -> float:
+    """The level a link image's values are scaled by: the 99th percentile of the values
+    over ``above`` (on every other pixel; links cover a few per cent of a photo at least,
+    so that percentile is a link), ``default`` when there are too few, never under
+    ``floor``."""
+    sub = img[::2, ::2]
+    sub = sub[sub > above]
+    return max(float(percentile(sub, 99)) if sub.size > 20 else default, floor)
 
 
 def initial_model(lab: np.ndarray, dark: np.ndarray | None = None) -> ColourModel:

@@ -124,8 +124,11 @@ class Lattice:
 
     def cell_size(self, cells: np.ndarray) -> np.ndarray:
         """Approximate centre-to-corner size in image pixels of each cell, (N,)."""
-        c = np.asarray(cells, np.float64) @ BASIS.T
-        p0, p1, p2 = self.to_image(np.stack([c, c + [1.0, 0.0], c + [0.0, 1.0]]))
+        return self._size_at(np.asarray(cells, np.float64) @ BASIS.T)
+
+    def _size_at(self, plane: np.ndarray) -> np.ndarray:
+        """:meth:`cell_size` of cells centred at plane points (N, 2)."""
+        p0, p1, p2 = self.to_image(np.stack([plane, plane + [1.0, 0.0], plane + [0.0, 1.0]]))
         d1, d2 = p1 - p0, p2 - p0
         return np.sqrt(np.abs(d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]))
 
@@ -170,8 +173,7 @@ class Lattice:
         qr = self.to_plane(corners) @ _INV_BASIS.T
         whole = np.ceil(qr[:4].max(0)) - np.floor(qr[:4].min(0)) + 5
         if self.steep:
-            Hi = self._inverse()
-            side = np.sign(Hi[2, 0] * corners[:4, 0] + Hi[2, 1] * corners[:4, 1] + Hi[2, 2])
+            side = np.sign(self._depth_of_image(corners[:4]))
             if np.prod(whole) > MAX_ENUMERATED or (side != side[0]).any():
                 # the image reaches the lattice's horizon: only the part of the image
                 # before it, where cells are at least MIN_CELL_PX, is enumerated
@@ -200,39 +202,39 @@ class Lattice:
         board's own rings are ``steep`` (``search.core_rings``): other lattices that reach
         their horizon are degenerate ones of the search, and enumerated as before (given
         cells, they read a striped cloth's patch beside hard-132's board as a tile)."""
+        none = np.zeros((0, 2), int), np.zeros((0, 2))
         gx, gy = np.meshgrid(np.linspace(bx0, bx1, 17), np.linspace(by0, by1, 17))
         pts = np.stack([gx.ravel(), gy.ravel()], 1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return self._front_cells(pts, x0, y0, x1, y1)
-
-    def _front_cells(self, pts: np.ndarray, x0: float, y0: float, x1: float, y1: float
-                     ) -> tuple[np.ndarray, np.ndarray]:
-        plane = self.to_plane(pts)
         # (in front: on the side of the horizon line that holds most of the image; the
-        # other side sees the plane mirrored, from behind)
-        Hi = self._inverse()
-        side = Hi[2, 0] * pts[:, 0] + Hi[2, 1] * pts[:, 1] + Hi[2, 2]
+        # other side sees the plane mirrored, from behind.  An image point's side is the
+        # sign of its plane point's depth.)
+        side = self._depth_of_image(pts)
         sign = 1.0 if (side > 0).sum() * 2 >= len(side) else -1.0
-        front = side * sign > 0
-        p0, p1, p2 = self.to_image(np.stack([plane, plane + [1.0, 0.0], plane + [0.0, 1.0]]))
-        d1, d2 = p1 - p0, p2 - p0
-        size = np.sqrt(np.abs(d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]))
-        keep = front & (size >= MIN_CELL_PX) & np.isfinite(plane).all(1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            plane = self.to_plane(pts)
+            keep = (side * sign > 0) & np.isfinite(plane).all(1)
+            keep[keep] = self._size_at(plane[keep]) >= MIN_CELL_PX
         if not keep.any():
-            return np.zeros((0, 2), int), np.zeros((0, 2))
+            return none
         qr = plane[keep] @ _INV_BASIS.T
         lo = np.floor(qr.min(0)) - 2
         hi = np.ceil(qr.max(0)) + 2
         if np.prod(hi - lo + 1) > MAX_ENUMERATED:
-            return np.zeros((0, 2), int), np.zeros((0, 2))
+            return none
         cells = np.indices((int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1)).reshape(2, -1).T + lo.astype(int)
         c = self.centres(cells)
-        # (an image point's side of the horizon is the sign of its plane point's depth)
-        H, plane = self.H, cells @ BASIS.T
+        plane = cells @ BASIS.T
+        H = self.H
         depth = H[2, 0] * plane[:, 0] + H[2, 1] * plane[:, 1] + H[2, 2]
         ok = ((c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)
-              & (depth * sign > 0) & (self.cell_size(cells) >= MIN_CELL_PX))
+              & (depth * sign > 0) & (self._size_at(plane) >= MIN_CELL_PX))
         return cells[ok], c[ok]
+
+    def _depth_of_image(self, pts: np.ndarray) -> np.ndarray:
+        """The homogeneous depth (N,) of image points (N, 2) mapped to the plane: its sign
+        says on which side of the lattice's horizon each lies."""
+        Hi = self._inverse()
+        return Hi[2, 0] * pts[:, 0] + Hi[2, 1] * pts[:, 1] + Hi[2, 2]
 
 
 def sample(image: np.ndarray, pts: np.ndarray) -> np.ndarray:

@@ -199,9 +199,10 @@ def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated",
         k = 2 * radius + 1
         dens = cv2.boxFilter(dark.astype(np.float32), -1, (k, k))
         gate = gate * np.clip((dens - DENSE_FROM) / DENSE_RAMP, 0.0, 1.0)
-    link = colours.link_image(lab, model.neutral, gate)
     if look == "bright":
         link = colours.bright_image(lab, gate, BRIGHT_KERNEL)
+    else:
+        link = colours.link_image(lab, model.neutral, gate)
     if look == "diverse":
         link = link * colours.diversity_gate(lab, model.neutral, link, max(lab.shape) / 10)
     link = cv2.GaussianBlur(link, (0, 0), 1.0)

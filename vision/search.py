@@ -120,9 +120,13 @@ CORE_FROM = 4.0
 box's ring found other lattices for boards already read: real-texture-52, -79)."""
 
 
-def ring_maps(link: np.ndarray) -> list[np.ndarray]:
-    """2x2 maps (plane → working image) of the link image's autocorrelation rings, best first."""
-    return _rings(link)
+def ring_maps(link: np.ndarray, subpixel: bool = False) -> list[np.ndarray]:
+    """2x2 maps (plane → working image) of the link image's autocorrelation rings, best
+    first (``subpixel``: see ``lattice.autocorr_bases``)."""
+    h, w = link.shape
+    f = min(1.0, RING_SIDE / max(h, w))
+    small = cv2.resize(link, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else link
+    return [(base / f) @ _INV_BASIS for base in autocorr_bases(small, 3, subpixel)]
 
 
 def core_rings(link: np.ndarray) -> list[tuple[np.ndarray, None]]:
@@ -137,14 +141,7 @@ def core_rings(link: np.ndarray) -> list[tuple[np.ndarray, None]]:
     x0, y0, x1, y1 = box
     if max(x1 - x0, y1 - y0) > CORE_SHARE * max(h, w):
         return []
-    return [(M, None) for M in _rings(link[y0:y1, x0:x1], subpixel=True)][:GROWN]
-
-
-def _rings(link: np.ndarray, subpixel: bool = False) -> list[np.ndarray]:
-    h, w = link.shape
-    f = min(1.0, RING_SIDE / max(h, w))
-    small = cv2.resize(link, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else link
-    return [(base / f) @ _INV_BASIS for base in autocorr_bases(small, 3, subpixel)]
+    return [(M, None) for M in ring_maps(link[y0:y1, x0:x1], subpixel=True)][:GROWN]
 
 
 def _core_box(link: np.ndarray) -> tuple[int, int, int, int] | None:
