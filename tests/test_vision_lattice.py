@@ -82,3 +82,18 @@ def test_autocorrelation_rings_to_a_fraction_of_a_pixel():
     whole, fine = autocorr_bases(link), autocorr_bases(link, subpixel=True)
     assert error(fine) < 0.2
     assert error(fine) < error(whole)
+
+
+def test_fitted_to_moves_the_lattice_where_the_cells_were_found():
+    from vision.lattice import fitted_to
+    true = Lattice(np.array([[20.0, 3.0, 300.0], [-2.0, 14.0, 200.0], [0.0002, 0.001, 1.0]]))
+    off = Lattice(np.array([[21.0, 2.0, 303.0], [-1.0, 15.0, 198.0], [0.0, 0.0, 1.0]]))
+    cells = np.array([(q, r) for q in range(-3, 4) for r in range(-3, 4)])
+    plane = cells @ BASIS.T
+    # each cell's shift: where the true lattice puts its centre, in the off lattice's plane
+    shifts = off.to_plane(true.centres(cells)) - plane
+    fit = fitted_to(off, cells, shifts)
+    assert np.abs(fit.centres(cells) - true.centres(cells)).max() < 1e-3
+    far = np.array([[8, -6], [-7, 9]])
+    assert np.abs(fit.centres(far) - true.centres(far)).max() < 1e-3
+    assert fit.score == off.score

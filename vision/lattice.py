@@ -619,6 +619,15 @@ def refine(link: np.ndarray, lat: Lattice, cells: np.ndarray, min_contrast: floa
     return replace(lat, H=H), cells[good]
 
 
+def fitted_to(lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> Lattice | None:
+    """``lat`` with its homography refitted (least squares) to where ``cells`` (N, 2) were
+    found: their centres moved by ``shifts`` (N, 2, plane units); ``None`` when the fit
+    fails.  Unlike :func:`refine`, no cell is moved again: the shifts are the reader's."""
+    plane = np.asarray(cells, np.float64) @ BASIS.T
+    H, _ = cv2.findHomography(plane, lat.to_image(plane + np.asarray(shifts, np.float64)), 0)
+    return None if H is None else replace(lat, H=H)
+
+
 def _supported(lat: Lattice, support: Support) -> tuple[np.ndarray, np.ndarray]:
     """The lattice's cells in the image whose centre (rounded to a pixel) lies where
     ``support`` says tiles may be, and their centres: (M, 2) int, (M, 2) px."""
