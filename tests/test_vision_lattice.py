@@ -97,3 +97,11 @@ def test_fitted_to_moves_the_lattice_where_the_cells_were_found():
     far = np.array([[8, -6], [-7, 9]])
     assert np.abs(fit.centres(far) - true.centres(far)).max() < 1e-3
     assert fit.score == off.score
+
+
+def test_faint_links_lower_the_bar_for_a_tile_within_the_block_only():
+    from vision import lattice
+    assert lattice.occupied() == lattice.OCCUPIED
+    with lattice.faint_links():
+        assert lattice.occupied() == lattice.FAINT_OCCUPIED < lattice.OCCUPIED
+    assert lattice.occupied() == lattice.OCCUPIED

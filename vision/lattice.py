@@ -15,6 +15,9 @@ a coloured link, 0..1):
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import cv2
@@ -34,6 +37,36 @@ MIDPOINTS = np.stack([np.cos(_ang_mid), np.sin(_ang_mid)], 1) * (SQ3 / 2)
 _ang_cor = np.deg2rad(60 * np.arange(6) - 120)
 CORNERS = np.stack([np.cos(_ang_cor), np.sin(_ang_cor)], 1)
 """Plane offsets of the six corners; corner k is between edges k-1 and k... (k=0: NW-N)."""
+
+
+OCCUPIED = 0.3
+"""Midpoint-minus-corner link contrast (:func:`cell_contrast`) above which a cell is taken
+to hold a tile: while the lattice is grown and judged, and when the reader picks the cells
+it reads."""
+
+FAINT_OCCUPIED = 0.2
+"""The same bar within :func:`faint_links`: for small tiles out of focus, whose links blur
+into the bodies (hard-138, tiles 21 px across: on the true lattice, tiles' contrast 0.23
+median, the empty cells round them 0.01)."""
+
+_OCCUPIED: contextvars.ContextVar[float] = contextvars.ContextVar("occupied", default=OCCUPIED)
+
+
+def occupied() -> float:
+    """The contrast bar a cell must clear to hold a tile (:data:`OCCUPIED`, or
+    :data:`FAINT_OCCUPIED` within :func:`faint_links`)."""
+    return _OCCUPIED.get()
+
+
+@contextlib.contextmanager
+def faint_links() -> Iterator[None]:
+    """Within this block, cells need only :data:`FAINT_OCCUPIED` contrast to hold a tile
+    (the reader's faint look)."""
+    token = _OCCUPIED.set(FAINT_OCCUPIED)
+    try:
+        yield
+    finally:
+        _OCCUPIED.reset(token)
 
 
 MAX_ENUMERATED = 40000
@@ -699,7 +732,7 @@ def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) ->
     if size0 < 3:
         return None
     support = support_map(link, size0)
-    min_c = 0.3
+    min_c = occupied()
     radius = 3.5 * size0 * SQ3
     for _ in range(8):
         cells_all, centres = _supported(lat, support)
@@ -723,7 +756,7 @@ def _grow(link: np.ndarray, lat: Lattice, centre: np.ndarray, w: int, h: int) ->
     if len(cells_all) == 0:
         return None
     con = cell_contrast(link, lat, cells_all)[:, 0]
-    occ = con > 0.3
+    occ = con > min_c
     if not occ.any():
         return None
     sizes = lat.cell_size(cells_all[occ])

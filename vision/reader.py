@@ -28,9 +28,6 @@ from .sampling import sample_cells
 WORK_SIDE = 800
 """Longest side of the working image used for finding tiles (px)."""
 
-OCCUPIED_CONTRAST = 0.3
-"""Minimum midpoint-minus-corner link contrast for a cell to hold a tile."""
-
 MANY_CELLS = 84
 """More occupied cells than this (1.5 sets of 56) means the lattice lies over a patterned
 table (see :func:`_analyse_once`)."""
@@ -139,7 +136,7 @@ def _working_copy(photo: Photo, side: int = 0, enlarge: bool = False) -> tuple[n
 def _with_weak_neighbours(cells: np.ndarray, con: np.ndarray) -> np.ndarray:
     """Cells to read: clear ones, and faint ones (blur, glare, a tile at the photo's
     edge) that touch a clear one; the faint ones must then read clearly to be kept."""
-    strong = con > OCCUPIED_CONTRAST
+    strong = con > lattice.occupied()
     weak = (con > WEAK_CONTRAST) & ~strong
     if not weak.any():
         return strong
@@ -161,6 +158,20 @@ BRIGHT_CELL = 20.0
 """The bright look is tried only for reads of fewer than three tiles or of cells smaller
 than this (centre to corner, original px): its kernel suits small tiles (on large ones
 it won only by chance: hard-98, two tiles read as loose ones), and it costs a look."""
+
+
+FAINT_TILES = 3
+"""The faint look's read is kept only when it reads at least this many tiles, and cells
+smaller than :data:`BRIGHT_CELL` (:func:`_faint_board`)."""
+
+
+def _faint_board(scene: Scene) -> bool:
+    """Is the faint look's read (``lattice.faint_links``) a board of small tiles?  The
+    lower bar lets a patterned cloth or a large tile's glare pass for links too: on hard and
+    real-texture 0-199 it invented tiles on large-tile photos and on an empty table
+    (real-texture-67), and read two blobs of hard-11's floral cloth as tiles."""
+    return (scene.lattice is not None and len(scene.readings) >= FAINT_TILES
+            and _read_cell_size(scene) < BRIGHT_CELL)
 
 
 def _maybe_small(scene: Scene) -> bool:
@@ -222,13 +233,16 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
     centre distance of touching tiles in ``source``'s pixels, when a table profile knows
     it (a hint to the search); ``prior``: a live camera's previous frame, tried first.
     A read still poor after all that, whose tiles may be small, is made once more by the
-    links' lightness (``second_look.LAST_LOOK``).
+    links' lightness, and then with a lower bar for a cell to hold a tile
+    (``second_look.LAST_LOOKS``).
     """
     photo = load_photo(source)
     scene = _analyse_with_region(photo, source, profile, pitch_px, prior, REGION_DEPTH)
-    if second_look.wanted(scene) and _maybe_small(scene):
-        # (the last resort, after every look and the region's: see LAST_LOOK)
-        other = _analyse_once(photo, source, profile, second_look.LAST_LOOK, pitch_px, prior)
+    for look in second_look.LAST_LOOKS:
+        if not (second_look.wanted(scene) and _maybe_small(scene)):
+            break
+        # (the last resorts, after every look and the region's: see LAST_LOOKS)
+        other = _analyse_once(photo, source, profile, look, pitch_px, prior)
         if other is not None and second_look.better(other, scene):
             scene, other = other, scene
         if other is not None:
@@ -458,6 +472,10 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
                                 for _c, rd, _px in scene.readings):
             return None
         return scene
+    if look == second_look.FAINT_LOOK:
+        with lattice.faint_links():
+            scene = _read_look(photo, source, profile, "gated", pitch_px, prior)
+        return scene if scene is not None and _faint_board(scene) else None
     if look != "unveiled":
         return _read_look(photo, source, profile, look, pitch_px, prior)
     # a glare veil over the whole board: read the photo cleared of it, as it would be
@@ -737,9 +755,9 @@ def _lattice_at_a_spot(link: np.ndarray) -> Lattice | None:
     but their links show (:func:`bodies.link_spots`).  At each of :data:`SPOT_SIZES` and
     :data:`LOOSE_TURNS`, the hexagon whose edge midpoints show links and corners none
     (:func:`lattice.hexagon_contrast`) best is taken, if it clears
-    :data:`OCCUPIED_CONTRAST`; the cell stage then reads it, and the other patches as
+    ``lattice.occupied()``; the cell stage then reads it, and the other patches as
     tiles off its lattice."""
-    best, contrast = None, OCCUPIED_CONTRAST
+    best, contrast = None, lattice.occupied()
     for size in SPOT_SIZES:
         spots = bodies.link_spots(link, size)
         if not spots or len(spots) > loose.MAX_LINK_SPOTS:
@@ -763,21 +781,22 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     cells = lat.cells_in(w, h)
     if len(cells) == 0:
         return scene
+    bar = lattice.occupied()
     con = lattice.cell_contrast(link, lat, cells)[:, 0]
-    occ = cells[con > OCCUPIED_CONTRAST]
+    occ = cells[con > bar]
     if len(occ) == 0:
         return scene
     lat, steps = frames.choose_frame(lat, occ)
     # the turned lattice relabels cells: recompute them in the new frame
     cells, _ = lattice._supported(lat, lattice.support_map(link, lattice.median_cell_size(lat, occ)))
     shifts, con = lattice.local_shifts(link, lat, cells)
-    cloth = (con > OCCUPIED_CONTRAST).sum() > MANY_CELLS
+    cloth = (con > bar).sum() > MANY_CELLS
     if cloth:
         # more "tiles" than a set holds: shifted cells find link colour anywhere on a
         # patterned cloth; only cells clear where the lattice itself puts them count
-        con = np.where(lattice.cell_contrast(link, lat, cells)[:, 0] > OCCUPIED_CONTRAST, con, 0.0)
+        con = np.where(lattice.cell_contrast(link, lat, cells)[:, 0] > bar, con, 0.0)
     keep_cells = _with_weak_neighbours(cells, con)
-    occ, shifts, strong = cells[keep_cells], shifts[keep_cells], con[keep_cells] > OCCUPIED_CONTRAST
+    occ, shifts, strong = cells[keep_cells], shifts[keep_cells], con[keep_cells] > bar
     scene.lattice, scene.frame_steps = lat, steps
     scene.covered = lattice.cells_on_mask(mask, lat, cells)
     if len(occ) == 0:

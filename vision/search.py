@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from . import bodies, colours, identify
+from . import bodies, colours, identify, lattice
 from .lattice import (
     _SEARCH,
     BASIS,
@@ -48,9 +48,6 @@ from .lattice import (
     local_shifts,
 )
 from .sampling import sample_cells
-
-OCCUPIED = 0.3
-"""Link contrast above which a cell is taken to hold a tile while judging a lattice."""
 
 GROWN = 4
 """How many of the best-ranked hypotheses are grown and judged by reading."""
@@ -385,7 +382,7 @@ def _judged_cells(link: np.ndarray, lat: Lattice, near: tuple[np.ndarray, float]
         return np.zeros((0, 2), int)
     con = cell_contrast(link, lat, cells)[:, 0]
     order = np.argsort(-con)[:MAX_JUDGED_CELLS if near is None else MAX_JUDGED_CELLS // 4]
-    return cells[order[con[order] > OCCUPIED]]
+    return cells[order[con[order] > lattice.occupied()]]
 
 
 def _clear(lat: Lattice) -> bool:

@@ -34,6 +34,16 @@ stands out; hard-48, 0 -> 44 of 54).  Only when the tiles may be small
 (``reader._maybe_small``), and last: on real-texture-123 it read 35 tiles, 2 wrong,
 where the region's read has all 49."""
 
+FAINT_LOOK = "faint"
+"""The look tried after :data:`LAST_LOOK`, while the read is still poor and its tiles may be
+small: the first look again with a lower contrast bar for a cell to hold a tile
+(``lattice.faint_links``: small tiles out of focus, their links blurred into the bodies;
+hard-138, 0 -> 18 of 21), kept only for a board of small tiles (``reader._faint_board``).
+Tried among :data:`LOOKS`, before the region's read, it read hard-129's region worse."""
+
+LAST_LOOKS = (LAST_LOOK, FAINT_LOOK)
+"""The last resorts, in turn (``reader.analyse``)."""
+
 UNEXPLAINED = 2.0
 """A read is poor when the tile mask covers more than this many times the cells it read
 (plus a few: loose tiles, shadows)."""
