@@ -796,6 +796,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         # patterned cloth; only cells clear where the lattice itself puts them count
         con = np.where(lattice.cell_contrast(link, lat, cells)[:, 0] > bar, con, 0.0)
     keep_cells = _with_weak_neighbours(cells, con)
+    # (faint cells not read yet: one beside a cell that reads clearly is read next round)
+    faint_left = cells[~keep_cells & (con > WEAK_CONTRAST)]
     occ, shifts, strong = cells[keep_cells], shifts[keep_cells], con[keep_cells] > bar
     scene.lattice, scene.frame_steps = lat, steps
     scene.covered = lattice.cells_on_mask(mask, lat, cells)
@@ -912,6 +914,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         known = np.concatenate([occ0[strong0], occ[won]])
         known_shifts = np.concatenate([shifts0[strong0], shifts[won]])
         more = _held_cells(link, lat, known, occ)
+        beside = _beside(faint_left, occ[won], occ)
+        more = np.concatenate([more, beside[~_among(beside, more)]])
         if len(more) == 0 or not won:
             break
         extra = np.concatenate([extra, more])
@@ -1007,6 +1011,22 @@ def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ
         moved[i] = True
         fit = np.where(better, f, fit)
     return moved
+
+
+def _beside(faint: np.ndarray, read: np.ndarray, occ: np.ndarray) -> np.ndarray:
+    """The cells of ``faint`` (M, 2) not in ``occ`` that touch a cell of ``read`` (K, 2),
+    (L, 2): a faint cell beside a tile read only once its own faint link showed clearly
+    (a board's rim fading into blur or shadow, cell by cell: hard-148's far edge)."""
+    near = {n for c in read.tolist() for n in neighbours((int(c[0]), int(c[1])))}
+    taken = {tuple(c) for c in occ.tolist()}
+    keep = [tuple(c) in near and tuple(c) not in taken for c in faint.tolist()]
+    return faint[np.array(keep, bool)] if len(faint) else faint.reshape(-1, 2)
+
+
+def _among(cells: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Which of ``cells`` (N, 2) are also in ``others`` (M, 2), (N,) bool."""
+    have = {tuple(c) for c in others.tolist()}
+    return np.array([tuple(c) in have for c in cells.tolist()], bool)
 
 
 def _held_cells(link: np.ndarray, lat: Lattice, clear: np.ndarray, occ: np.ndarray) -> np.ndarray:
