@@ -243,8 +243,15 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
             break
         # (the last resorts, after every look and the region's: see LAST_LOOKS)
         other = _analyse_once(photo, source, profile, look, pitch_px, prior)
-        if other is not None and second_look.better(other, scene):
+        # (the faint read must read more of the board: its lower bar passes a cloth's stripe
+        # for a loose tile, which counts towards a read's quality too, hard-8; nor does it
+        # lend its loose tiles when not kept)
+        faint = look == second_look.FAINT_LOOK
+        if other is not None and second_look.better(other, scene) and (
+                not faint or len(other.readings) > len(scene.readings)):
             scene, other = other, scene
+        elif faint:
+            continue
         if other is not None:
             _borrow_loose(scene, [other])
     _drop_bare_table(scene)
