@@ -221,15 +221,20 @@ def test_a_small_dim_board_in_a_large_image_is_found_by_its_own_ring(bench_scene
     assert len(read) - right <= 3
 
 
+def _right_and_read(bench_scene, tier: str, index: int) -> tuple[int, int]:
+    """Tiles read right and tiles read in all, of a benchmark scene read by the reader."""
+    path, _truth, expected = bench_scene(tier, index)
+    read = read_photo(str(path))
+    return best_alignment(expected, read)[2], len(read)
+
+
 def test_a_steep_boards_lattice_is_refitted_to_the_tiles_read(bench_scene):
     # hard-177: 26 tiles 29 px across seen at 35 degrees on wood, a hand over four.  The
     # lattice grown from the board's middle is a fifth of a cell off at its far side;
     # refitted to the 20 tiles read clearly, it reads the 24 the true lattice reads.
-    path, _truth, expected = bench_scene("hard", 177)
-    read = read_photo(str(path))
-    right = best_alignment(expected, read)[2]
+    right, read = _right_and_read(bench_scene, "hard", 177)
     assert right >= 23
-    assert len(read) == right
+    assert read == right
 
 
 def test_small_tiles_out_of_focus_are_read_with_a_lower_bar_for_a_tile(bench_scene):
@@ -237,8 +242,6 @@ def test_small_tiles_out_of_focus_are_read_with_a_lower_bar_for_a_tile(bench_sce
     # into the bodies: the true lattice's cells show a contrast of 0.23 (median), under
     # the usual bar of 0.3, and the search settles on a lattice twice the size that reads
     # 2 cells, both wrong.  The faint look (bar 0.2) reads the board.
-    path, _truth, expected = bench_scene("hard", 138)
-    read = read_photo(str(path))
-    right = best_alignment(expected, read)[2]
+    right, read = _right_and_read(bench_scene, "hard", 138)
     assert right >= 15
-    assert len(read) == right
+    assert read == right

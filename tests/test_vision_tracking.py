@@ -106,7 +106,7 @@ def test_frames_follow_with_the_bodies_grey(bench_scene, monkeypatch):
     # without that, the first frame is read with the bodies' own grey (55 of 55, 53 with the
     # photo's), and the frames after it follow its lattice with that grey, reading as many
     from vision import reader
-    monkeypatch.setattr(reader, "_beside", lambda faint, read, occ: faint[:0])
+    monkeypatch.setattr(reader, "_beside", lambda faint, read, taken: faint[:0])
     tracker = Tracker()
     for _ in range(3):
         board = tracker.read(str(path))

@@ -140,12 +140,13 @@ def _with_weak_neighbours(cells: np.ndarray, con: np.ndarray) -> np.ndarray:
     weak = (con > WEAK_CONTRAST) & ~strong
     if not weak.any():
         return strong
-    have = {tuple(c) for c in cells[strong]}
-    for i in np.nonzero(weak)[0]:
-        q, r = cells[i]
-        if any(c in have for c in neighbours((int(q), int(r)))):
-            strong[i] = True
-    return strong
+    return strong | (weak & _touching(cells, cells[strong]))
+
+
+def _touching(cells: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Which of ``cells`` (N, 2) touch a cell of ``others`` (M, 2), (N,) bool."""
+    near = {n for c in others.tolist() for n in neighbours((int(c[0]), int(c[1])))}
+    return np.array([tuple(c) in near for c in cells.tolist()], bool).reshape(len(cells))
 
 
 def _read_cell_size(scene: Scene) -> float:
@@ -165,13 +166,17 @@ FAINT_TILES = 3
 smaller than :data:`BRIGHT_CELL` (:func:`_faint_board`)."""
 
 
-def _faint_board(scene: Scene) -> bool:
-    """Is the faint look's read (``lattice.faint_links``) a board of small tiles?  The
-    lower bar lets a patterned cloth or a large tile's glare pass for links too: on hard and
-    real-texture 0-199 it invented tiles on large-tile photos and on an empty table
-    (real-texture-67), and read two blobs of hard-11's floral cloth as tiles."""
+def _faint_board(scene: Scene, current: Scene | None) -> bool:
+    """Is the faint look's read (``lattice.faint_links``) a board of small tiles, reading
+    more of it than ``current``, the best read so far?  The lower bar lets a patterned
+    cloth or a large tile's glare pass for links too: on hard and real-texture 0-199 it
+    invented tiles on large-tile photos and on an empty table (real-texture-67), read two
+    blobs of hard-11's floral cloth as tiles, and a stripe beside hard-8's board as a
+    loose tile, whose half point of quality won over the same 40 board tiles.  A read
+    failing this is not made at all, so it lends no loose tiles either."""
     return (scene.lattice is not None and len(scene.readings) >= FAINT_TILES
-            and _read_cell_size(scene) < BRIGHT_CELL)
+            and _read_cell_size(scene) < BRIGHT_CELL
+            and (current is None or len(scene.readings) > len(current.readings)))
 
 
 def _maybe_small(scene: Scene) -> bool:
@@ -242,16 +247,9 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
         if not (second_look.wanted(scene) and _maybe_small(scene)):
             break
         # (the last resorts, after every look and the region's: see LAST_LOOKS)
-        other = _analyse_once(photo, source, profile, look, pitch_px, prior)
-        # (the faint read must read more of the board: its lower bar passes a cloth's stripe
-        # for a loose tile, which counts towards a read's quality too, hard-8; nor does it
-        # lend its loose tiles when not kept)
-        faint = look == second_look.FAINT_LOOK
-        if other is not None and second_look.better(other, scene) and (
-                not faint or len(other.readings) > len(scene.readings)):
+        other = _analyse_once(photo, source, profile, look, pitch_px, prior, current=scene)
+        if other is not None and second_look.better(other, scene):
             scene, other = other, scene
-        elif faint:
-            continue
         if other is not None:
             _borrow_loose(scene, [other])
     _drop_bare_table(scene)
@@ -453,7 +451,8 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     ``beside``: for the unveiled look, a good read beside whose tiles a veiled cell was
     seen (:func:`_veiled_beside`); the veil may then lie over part of the board only.
     ``current``: the best read so far; the unveiled look's read of a photo whose bodies
-    show no veil is kept only if it reads far more (``second_look.far_more``).
+    show no veil is kept only if it reads far more (``second_look.far_more``), the faint
+    look's only if it reads more tiles (:func:`_faint_board`).
     ``gains``: for the balanced look, the channel gains that take the cast off (default:
     the bodies', or a white surface's when the bodies are too dark, ``balance.cast_gains``)."""
     if look == "balanced":
@@ -482,7 +481,7 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     if look == second_look.FAINT_LOOK:
         with lattice.faint_links():
             scene = _read_look(photo, source, profile, "gated", pitch_px, prior)
-        return scene if scene is not None and _faint_board(scene) else None
+        return scene if scene is not None and _faint_board(scene, current) else None
     if look != "unveiled":
         return _read_look(photo, source, profile, look, pitch_px, prior)
     # a glare veil over the whole board: read the photo cleared of it, as it would be
@@ -921,8 +920,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         known = np.concatenate([occ0[strong0], occ[won]])
         known_shifts = np.concatenate([shifts0[strong0], shifts[won]])
         more = _held_cells(link, lat, known, occ)
-        beside = _beside(faint_left, occ[won], occ)
-        more = np.concatenate([more, beside[~_among(beside, more)]])
+        more = np.concatenate([more, _beside(faint_left, occ[won], np.concatenate([occ, more]))])
         if len(more) == 0 or not won:
             break
         extra = np.concatenate([extra, more])
@@ -1020,20 +1018,13 @@ def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ
     return moved
 
 
-def _beside(faint: np.ndarray, read: np.ndarray, occ: np.ndarray) -> np.ndarray:
-    """The cells of ``faint`` (M, 2) not in ``occ`` that touch a cell of ``read`` (K, 2),
+def _beside(faint: np.ndarray, read: np.ndarray, taken: np.ndarray) -> np.ndarray:
+    """The cells of ``faint`` (M, 2) not in ``taken`` that touch a cell of ``read`` (K, 2),
     (L, 2): a faint cell beside a tile read only once its own faint link showed clearly
     (a board's rim fading into blur or shadow, cell by cell: hard-148's far edge)."""
-    near = {n for c in read.tolist() for n in neighbours((int(c[0]), int(c[1])))}
-    taken = {tuple(c) for c in occ.tolist()}
-    keep = [tuple(c) in near and tuple(c) not in taken for c in faint.tolist()]
-    return faint[np.array(keep, bool)] if len(faint) else faint.reshape(-1, 2)
-
-
-def _among(cells: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """Which of ``cells`` (N, 2) are also in ``others`` (M, 2), (N,) bool."""
-    have = {tuple(c) for c in others.tolist()}
-    return np.array([tuple(c) in have for c in cells.tolist()], bool)
+    have = {tuple(c) for c in taken.tolist()}
+    free = np.array([tuple(c) not in have for c in faint.tolist()], bool).reshape(len(faint))
+    return faint[free & _touching(faint, read)].reshape(-1, 2)
 
 
 def _held_cells(link: np.ndarray, lat: Lattice, clear: np.ndarray, occ: np.ndarray) -> np.ndarray:

@@ -38,7 +38,8 @@ FAINT_LOOK = "faint"
 """The look tried after :data:`LAST_LOOK`, while the read is still poor and its tiles may be
 small: the first look again with a lower contrast bar for a cell to hold a tile
 (``lattice.faint_links``: small tiles out of focus, their links blurred into the bodies;
-hard-138, 0 -> 18 of 21), kept only for a board of small tiles (``reader._faint_board``).
+hard-138, 0 -> 18 of 21), kept only for a board of small tiles that reads more of it than
+the read so far (``reader._faint_board``).
 Tried among :data:`LOOKS`, before the region's read, it read hard-129's region worse."""
 
 LAST_LOOKS = (LAST_LOOK, FAINT_LOOK)
