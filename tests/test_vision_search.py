@@ -245,3 +245,29 @@ def test_small_tiles_out_of_focus_are_read_with_a_lower_bar_for_a_tile(bench_sce
     right, read = _right_and_read(bench_scene, "hard", 138)
     assert right >= 15
     assert read == right
+
+
+def test_small_blurred_tiles_on_a_speckled_cloth_are_read_by_their_own_links_lightness(bench_scene):
+    # hard-171: 28 tiles 21 px across, out of focus and moved (blur 2.3 and 2.4 px), on a
+    # light cloth printed with bright dots.  The links' colour is smeared into the bodies
+    # and their lightness stands only ~7 units above them, while the cloth's specks set
+    # the photo's scale at 21: every look read nothing.  Scaled by the tile mask's own
+    # links (the own-bright look), the board is read.
+    right, read = _right_and_read(bench_scene, "hard", 171)
+    assert right >= 24
+    assert read == right
+
+
+def test_the_own_bright_scale_is_the_tiles_links_not_the_cloths():
+    # a dark body with faint light strokes beside a light cloth's bright specks: the
+    # photo's scale is the specks', the own scale the strokes'
+    lab = np.full((120, 240, 3), (200, 0, 0), np.float32)
+    lab[20:100, 20:100] = (20, 0, 0)
+    lab[30:90:12, 25:95, 0] = 28                    # strokes 8 units above the body
+    lab[20:100:10, 140:230:10, 0] = 255             # specks on the cloth
+    tiles = np.zeros(lab.shape[:2], bool)
+    tiles[20:100, 20:100] = True
+    photo_scale = colours.bright_image(lab, None, 9)
+    own_scale = colours.bright_image(lab, None, 9, within=tiles)
+    assert photo_scale[30:90:12, 30:90].max() == 0.0
+    assert own_scale[30:90:12, 30:90].min() > 0.5

@@ -147,7 +147,8 @@ def link_image(lab: np.ndarray, neutral: np.ndarray, gate: np.ndarray | None = N
     return out.astype(np.float32, copy=False)
 
 
-def bright_image(lab: np.ndarray, gate: np.ndarray | None, k: int) -> np.ndarray:
+def bright_image(lab: np.ndarray, gate: np.ndarray | None, k: int,
+                 within: np.ndarray | None = None) -> np.ndarray:
     """How much each pixel is a link by its lightness alone, float32 0..1 (H, W).
 
     A link is lighter than the black body round it whatever its colour: the white top-hat
@@ -155,14 +156,31 @@ def bright_image(lab: np.ndarray, gate: np.ndarray | None, k: int) -> np.ndarray
     and wide light areas.  Scaled like :func:`link_image` by the photo's 99th percentile
     (at least 10 lightness units); the lower 35 % of that scale is taken as body noise (a
     JPEG's blocks at quality 60 lift dark bodies a few units).  ``gate`` as there.
+
+    ``within`` (bool (H, W), the tile mask): scale by the top-hat's
+    :data:`OWN_LINK_SHARE` percentile over those pixels instead (at least
+    :data:`OWN_LINK_FLOOR`): blurred small tiles' links stand a few units above their
+    bodies, while a light cloth's specks set the photo's percentile (hard-171: 21 against
+    7 over the tiles).
     """
     L = lab[..., 0].astype(np.float32)
     th = cv2.morphologyEx(L, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     if gate is not None:
         th = th * gate
-    ref = _link_level(th, 10.0, 1.0, 10.0)
+    if within is not None and within.any():
+        ref = max(float(percentile(th[within], OWN_LINK_SHARE)), OWN_LINK_FLOOR)
+    else:
+        ref = _link_level(th, 10.0, 1.0, 10.0)
     norm = (th * (1.0 / ref) - 0.35) / 0.65
     return np.clip(norm, 0.0, 1.0).astype(np.float32)
+
+
+OWN_LINK_SHARE = 90
+"""Percentile of the top-hat over the tile mask that :func:`bright_image` scales by when
+asked to (links cover well over a tenth of a tile's face)."""
+
+OWN_LINK_FLOOR = 5.0
+"""... never under this many lightness units (a bare mask of bodies and JPEG noise)."""
 
 
 def _link_level(img: np.ndarray, floor: float, above: float, default: float) -> float:

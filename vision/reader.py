@@ -167,8 +167,9 @@ smaller than :data:`BRIGHT_CELL` (:func:`_faint_board`)."""
 
 
 def _faint_board(scene: Scene, current: Scene | None) -> bool:
-    """Is the faint look's read (``lattice.faint_links``) a board of small tiles, reading
-    more of it than ``current``, the best read so far?  The lower bar lets a patterned
+    """Is the faint look's read (``lattice.faint_links``; or the own-bright look's,
+    ``second_look.OWN_BRIGHT_LOOK``) a board of small tiles, reading more of it than
+    ``current``, the best read so far?  The lower bar lets a patterned
     cloth or a large tile's glare pass for links too: on hard and real-texture 0-199 it
     invented tiles on large-tile photos and on an empty table (real-texture-67), read two
     blobs of hard-11's floral cloth as tiles, and a stripe beside hard-8's board as a
@@ -215,8 +216,12 @@ def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated",
         k = 2 * radius + 1
         dens = cv2.boxFilter(dark.astype(np.float32), -1, (k, k))
         gate = gate * np.clip((dens - DENSE_FROM) / DENSE_RAMP, 0.0, 1.0)
-    if look == "bright":
+    if look == second_look.LAST_LOOK:
         link = colours.bright_image(lab, gate, BRIGHT_KERNEL)
+    elif look == second_look.OWN_BRIGHT_LOOK:
+        # (scaled by the links over the first look's tile mask, and gated by it)
+        first = bodies.tile_mask(lab, cv2.GaussianBlur(colours.link_image(lab, model.neutral, gate), (0, 0), 1.0)) > 0
+        link = colours.bright_image(lab, first, BRIGHT_KERNEL, within=first)
     else:
         link = colours.link_image(lab, model.neutral, gate)
     if look == "diverse":
@@ -238,8 +243,8 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
     centre distance of touching tiles in ``source``'s pixels, when a table profile knows
     it (a hint to the search); ``prior``: a live camera's previous frame, tried first.
     A read still poor after all that, whose tiles may be small, is made once more by the
-    links' lightness, and then with a lower bar for a cell to hold a tile
-    (``second_look.LAST_LOOKS``).
+    links' lightness, then with a lower bar for a cell to hold a tile, then by the links'
+    lightness scaled by the tiles' own (``second_look.LAST_LOOKS``).
     """
     photo = load_photo(source)
     scene = _analyse_with_region(photo, source, profile, pitch_px, prior, REGION_DEPTH)
@@ -478,9 +483,12 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
                                 for _c, rd, _px in scene.readings):
             return None
         return scene
-    if look == second_look.FAINT_LOOK:
-        with lattice.faint_links():
-            scene = _read_look(photo, source, profile, "gated", pitch_px, prior)
+    if look in (second_look.FAINT_LOOK, second_look.OWN_BRIGHT_LOOK):
+        if look == second_look.FAINT_LOOK:
+            with lattice.faint_links():
+                scene = _read_look(photo, source, profile, "gated", pitch_px, prior)
+        else:
+            scene = _read_look(photo, source, profile, look, pitch_px, prior)
         return scene if scene is not None and _faint_board(scene, current) else None
     if look != "unveiled":
         return _read_look(photo, source, profile, look, pitch_px, prior)

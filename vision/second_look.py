@@ -42,7 +42,15 @@ hard-138, 0 -> 18 of 21), kept only for a board of small tiles that reads more o
 the read so far (``reader._faint_board``).
 Tried among :data:`LOOKS`, before the region's read, it read hard-129's region worse."""
 
-LAST_LOOKS = (LAST_LOOK, FAINT_LOOK)
+OWN_BRIGHT_LOOK = "own-bright"
+"""The look tried after :data:`FAINT_LOOK`, while the read is still poor and its tiles may
+be small: the links by their lightness as in :data:`LAST_LOOK`, but scaled by the tiles'
+own links, not the photo's (``colours.bright_image`` ``within`` the first look's tile
+mask): small tiles blurred on a light cloth printed with bright specks (hard-171, 0 -> 27
+of 28).  Kept only as :data:`FAINT_LOOK`'s read is (``reader._faint_board``); in place of
+:data:`LAST_LOOK`'s scale it lost hard-48, whose dim table the tile mask takes in."""
+
+LAST_LOOKS = (LAST_LOOK, FAINT_LOOK, OWN_BRIGHT_LOOK)
 """The last resorts, in turn (``reader.analyse``)."""
 
 UNEXPLAINED = 2.0
