@@ -7,6 +7,7 @@ that ``r`` runs down the photo â†’ Board with reader extras; off-lattice tiles â
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -161,21 +162,21 @@ than this (centre to corner, original px): its kernel suits small tiles (on larg
 it won only by chance: hard-98, two tiles read as loose ones), and it costs a look."""
 
 
-FAINT_TILES = 3
-"""The faint look's read is kept only when it reads at least this many tiles, and cells
-smaller than :data:`BRIGHT_CELL` (:func:`_faint_board`)."""
+SMALL_BOARD_TILES = 3
+"""The faint and own-bright looks' reads are kept only when they read at least this many
+tiles, and cells smaller than :data:`BRIGHT_CELL` (:func:`_small_board`)."""
 
 
-def _faint_board(scene: Scene, current: Scene | None) -> bool:
+def _small_board(scene: Scene, current: Scene | None) -> bool:
     """Is the faint look's read (``lattice.faint_links``; or the own-bright look's,
     ``second_look.OWN_BRIGHT_LOOK``) a board of small tiles, reading more of it than
-    ``current``, the best read so far?  The lower bar lets a patterned
+    ``current``, the best read so far?  The faint look's lower bar lets a patterned
     cloth or a large tile's glare pass for links too: on hard and real-texture 0-199 it
     invented tiles on large-tile photos and on an empty table (real-texture-67), read two
     blobs of hard-11's floral cloth as tiles, and a stripe beside hard-8's board as a
     loose tile, whose half point of quality won over the same 40 board tiles.  A read
     failing this is not made at all, so it lends no loose tiles either."""
-    return (scene.lattice is not None and len(scene.readings) >= FAINT_TILES
+    return (scene.lattice is not None and len(scene.readings) >= SMALL_BOARD_TILES
             and _read_cell_size(scene) < BRIGHT_CELL
             and (current is None or len(scene.readings) > len(current.readings)))
 
@@ -220,15 +221,19 @@ def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated",
         link = colours.bright_image(lab, gate, BRIGHT_KERNEL)
     elif look == second_look.OWN_BRIGHT_LOOK:
         # (scaled by the links over the first look's tile mask, and gated by it)
-        first = bodies.tile_mask(lab, cv2.GaussianBlur(colours.link_image(lab, model.neutral, gate), (0, 0), 1.0)) > 0
+        first = _smoothed_and_mask(lab, colours.link_image(lab, model.neutral, gate))[1] > 0
         link = colours.bright_image(lab, first, BRIGHT_KERNEL, within=first)
     else:
         link = colours.link_image(lab, model.neutral, gate)
     if look == "diverse":
         link = link * colours.diversity_gate(lab, model.neutral, link, max(lab.shape) / 10)
+    return (model, *_smoothed_and_mask(lab, link))
+
+
+def _smoothed_and_mask(lab: np.ndarray, link: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A look's link image smoothed a little, and the tile mask made with it."""
     link = cv2.GaussianBlur(link, (0, 0), 1.0)
-    mask = bodies.tile_mask(lab, link)
-    return model, link, mask
+    return link, bodies.tile_mask(lab, link)
 
 
 def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
@@ -457,7 +462,7 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     seen (:func:`_veiled_beside`); the veil may then lie over part of the board only.
     ``current``: the best read so far; the unveiled look's read of a photo whose bodies
     show no veil is kept only if it reads far more (``second_look.far_more``), the faint
-    look's only if it reads more tiles (:func:`_faint_board`).
+    and own-bright looks' only if they read more tiles (:func:`_small_board`).
     ``gains``: for the balanced look, the channel gains that take the cast off (default:
     the bodies', or a white surface's when the bodies are too dark, ``balance.cast_gains``)."""
     if look == "balanced":
@@ -484,12 +489,10 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
             return None
         return scene
     if look in (second_look.FAINT_LOOK, second_look.OWN_BRIGHT_LOOK):
-        if look == second_look.FAINT_LOOK:
-            with lattice.faint_links():
-                scene = _read_look(photo, source, profile, "gated", pitch_px, prior)
-        else:
-            scene = _read_look(photo, source, profile, look, pitch_px, prior)
-        return scene if scene is not None and _faint_board(scene, current) else None
+        faint = look == second_look.FAINT_LOOK
+        with lattice.faint_links() if faint else nullcontext():
+            scene = _read_look(photo, source, profile, "gated" if faint else look, pitch_px, prior)
+        return scene if scene is not None and _small_board(scene, current) else None
     if look != "unveiled":
         return _read_look(photo, source, profile, look, pitch_px, prior)
     # a glare veil over the whole board: read the photo cleared of it, as it would be

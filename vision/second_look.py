@@ -39,7 +39,7 @@ FAINT_LOOK = "faint"
 small: the first look again with a lower contrast bar for a cell to hold a tile
 (``lattice.faint_links``: small tiles out of focus, their links blurred into the bodies;
 hard-138, 0 -> 18 of 21), kept only for a board of small tiles that reads more of it than
-the read so far (``reader._faint_board``).
+the read so far (``reader._small_board``).
 Tried among :data:`LOOKS`, before the region's read, it read hard-129's region worse."""
 
 OWN_BRIGHT_LOOK = "own-bright"
@@ -47,7 +47,7 @@ OWN_BRIGHT_LOOK = "own-bright"
 be small: the links by their lightness as in :data:`LAST_LOOK`, but scaled by the tiles'
 own links, not the photo's (``colours.bright_image`` ``within`` the first look's tile
 mask): small tiles blurred on a light cloth printed with bright specks (hard-171, 0 -> 27
-of 28).  Kept only as :data:`FAINT_LOOK`'s read is (``reader._faint_board``); in place of
+of 28).  Kept only as :data:`FAINT_LOOK`'s read is (``reader._small_board``); in place of
 :data:`LAST_LOOK`'s scale it lost hard-48, whose dim table the tile mask takes in."""
 
 LAST_LOOKS = (LAST_LOOK, FAINT_LOOK, OWN_BRIGHT_LOOK)
