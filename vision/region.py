@@ -93,9 +93,27 @@ def _bodies_with_links(image: np.ndarray) -> tuple[int, int, int, int] | None:
     the tiles still differ from the print in one way: their links lie *inside* dark
     bodies, while the print's dots lie on the cloth.  So the dark bodies are closed over
     thin links on a finer copy, and the links inside each are counted by hue.
+
+    A dim cloth can pass for dark itself (hard-11: its lightness split falls above the
+    cloth's, and the whole cloth is one body with the board in it); when the best body is
+    too big to crop to, or none holds links enough, the darker part of the dark pixels
+    (:func:`_darkest`) is tried instead.
     """
     h, w = image.shape[:2]
     small, f, lab, dark, neutral = _reduced(image, FINE_SIDE)
+    for mask in (dark, _darkest(lab, dark)):
+        best = _linked_body(lab, mask, neutral)
+        if best is not None:
+            box = _worth_cropping(_box(best[None], small.shape[:2], f, (w, h)), w, h)
+            if box is not None:
+                return box
+    return None
+
+
+def _linked_body(lab: np.ndarray, dark: np.ndarray, neutral: np.ndarray) -> np.ndarray | None:
+    """Stats row (x, y, w, h, area) of the closed body of ``dark`` (bool, H × W) holding
+    the most link pixels of three hues or more, or ``None`` if none holds
+    :data:`MIN_LINKS`."""
     closed = bodies.body_region(dark, FINE_GAP).astype(np.uint8)
     n, labels, stats, _c = cv2.connectedComponentsWithStats(closed)
     if n <= 1:
@@ -109,9 +127,19 @@ def _bodies_with_links(image: np.ndarray) -> tuple[int, int, int, int] | None:
     score = np.where(varied, total, 0)
     score[0] = 0                                   # the background
     best = int(np.argmax(score))
-    if score[best] < MIN_LINKS:
-        return None
-    return _worth_cropping(_box(stats[best][None], small.shape[:2], f, (w, h)), w, h)
+    return stats[best] if score[best] >= MIN_LINKS else None
+
+
+def _darkest(lab: np.ndarray, dark: np.ndarray) -> np.ndarray:
+    """The darker of ``dark``'s pixels (bool, H × W): those below the Otsu split of the
+    lightness of ``dark``'s own pixels (tile bodies against a dim cloth that fell in the
+    dark mask too)."""
+    L8 = np.clip(lab[..., 0], 0, 255).astype(np.uint8)
+    values = L8[dark][::2]
+    if values.size < 100:
+        return dark
+    thr, _ = cv2.threshold(values.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return dark & (L8 < thr)
 
 
 def _worth_cropping(box: np.ndarray, w: int, h: int) -> tuple[int, int, int, int] | None:
