@@ -266,20 +266,33 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
     return scene
 
 
+BARE_FIT = 0.9
+"""A board tile read at a fit under this whose middle shows the bare table is taken off
+with the unreadable cells there (:func:`_drop_bare_table`)."""
+
+
 def _drop_bare_table(scene: Scene) -> None:
     """Take off the scene's unreadable cells whose middle shows the bare table
-    (:func:`table.bare_table`): holes in the board, or table the lattice strays over.
+    (:func:`table.bare_table`): holes in the board, or table the lattice strays over; and
+    the tiles read there at a fit under :data:`BARE_FIT`: a dot of a confetti cloth at
+    the board's rim (hard-11: the two cells read at fit 0.87 off its 14 tiles right, which
+    fit 0.80-0.96 and show a body in the middle).
 
     Done on the read finally kept: while reads are compared, unreadable cells count as
     doubt, and that doubt makes the reader look again (taking them off in every read lost
     tiles: hard and real-texture 0-119, 3 of 4092)."""
-    if not scene.unreadable or scene.mask is None or scene.lattice is None:
+    if scene.mask is None or scene.lattice is None:
         return
-    cells = np.array([c for c, _rd, _px in scene.unreadable])
+    doubtful = scene.unreadable + [it for it in scene.readings if it[1].fit < BARE_FIT]
+    if not doubtful:
+        return
+    cells = np.array([c for c, _rd, _px in doubtful])
     read = np.array([c for c, _rd, _px in scene.readings]).reshape(-1, 2)
     size = lattice.median_cell_size(scene.lattice, read if len(read) else cells)
     bare = table.bare_table(scene.work, scene.mask, scene.lattice.centres(cells), size)
-    scene.unreadable = [it for it, b in zip(scene.unreadable, bare) if not b]
+    gone = {it[0] for it, b in zip(doubtful, bare) if b}
+    scene.unreadable = [it for it in scene.unreadable if it[0] not in gone]
+    scene.readings = [it for it in scene.readings if it[0] not in gone]
 
 
 def _analyse_with_region(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
