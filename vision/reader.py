@@ -267,23 +267,27 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
 
 
 BARE_FIT = 0.9
-"""A board tile read at a fit under this whose middle shows the bare table is taken off
-with the unreadable cells there (:func:`_drop_bare_table`)."""
+"""A board tile read at a fit under this, clashing with a tile beside it, whose middle
+shows the bare table is taken off with the unreadable cells there
+(:func:`_drop_bare_table`)."""
 
 
 def _drop_bare_table(scene: Scene) -> None:
     """Take off the scene's unreadable cells whose middle shows the bare table
     (:func:`table.bare_table`): holes in the board, or table the lattice strays over; and
-    the tiles read there at a fit under :data:`BARE_FIT`: a dot of a confetti cloth at
-    the board's rim (hard-11: the two cells read at fit 0.87 off its 14 tiles right, which
-    fit 0.80-0.96 and show a body in the middle).
+    the tiles read there at a fit under :data:`BARE_FIT` that clash with a tile beside
+    them: a dot of a confetti cloth at the board's rim (hard-11's cell read as tile 5 at
+    fit 0.87).  A tile that matches every tile it touches stays: on hard and real-texture
+    0-119, five tiles read right under glare or blur showed a middle like the table.
 
     Done on the read finally kept: while reads are compared, unreadable cells count as
     doubt, and that doubt makes the reader look again (taking them off in every read lost
     tiles: hard and real-texture 0-119, 3 of 4092)."""
     if scene.mask is None or scene.lattice is None:
         return
-    doubtful = scene.unreadable + [it for it in scene.readings if it[1].fit < BARE_FIT]
+    board = _board_of(scene.readings)
+    doubtful = scene.unreadable + [it for it in scene.readings if it[1].fit < BARE_FIT
+                                   and _clashes(board, it[0])]
     if not doubtful:
         return
     cells = np.array([c for c, _rd, _px in doubtful])
@@ -293,6 +297,12 @@ def _drop_bare_table(scene: Scene) -> None:
     gone = {it[0] for it, b in zip(doubtful, bare) if b}
     scene.unreadable = [it for it in scene.unreadable if it[0] not in gone]
     scene.readings = [it for it in scene.readings if it[0] not in gone]
+
+
+def _clashes(board: Any, cell: tuple[int, int]) -> bool:
+    """Does the tile at ``cell`` of ``board`` clash with a tile beside it on some edge?"""
+    touching, matching = touching_edges(board, cell)
+    return matching < touching
 
 
 def _analyse_with_region(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
