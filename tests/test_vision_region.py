@@ -87,11 +87,7 @@ def test_tiny_board_on_a_cloth_of_link_coloured_dots(bench_scene):
     # and its two loose tiles read right (nothing was read before).
     path, truth, expected = bench_scene("hard", 78)
     image = cv2.imread(str(path))
-    box = region.board_region(image)
-    assert box is not None
-    x0, y0, x1, y1 = box
-    for t in truth["tiles"]:
-        assert x0 <= t["pixel"][0] <= x1 and y0 <= t["pixel"][1] <= y1
+    _region_holding(image, [t["pixel"] for t in truth["tiles"]])
     board = reader.read_photo(image)
     assert best_alignment(expected, board)[2] == len(expected) == len(board.tiles)
     assert sorted(t["tile"] for t in board.loose) == sorted(t["tile"] for t in truth["loose"])
@@ -105,32 +101,41 @@ def test_board_on_a_dim_cloth_that_passes_for_dark(bench_scene):
     # crop's read by its search score (second_look.earned).
     path, truth, expected = bench_scene("hard", 11)
     image = cv2.imread(str(path))
-    box = region.board_region(image)
-    assert box is not None
-    x0, y0, x1, y1 = box
+    covered = {(o["q"], o["r"]) for o in truth["occluded"] if o["fraction"] > 0.3}
+    x0, y0, x1, y1 = _region_holding(
+        image, [t["pixel"] for t in truth["tiles"] if (t["q"], t["r"]) not in covered])
     h, w = image.shape[:2]
     assert (x1 - x0) * (y1 - y0) < 0.1 * w * h
-    covered = {(o["q"], o["r"]) for o in truth["occluded"] if o["fraction"] > 0.3}
-    for t in truth["tiles"]:
-        if (t["q"], t["r"]) not in covered:
-            assert x0 <= t["pixel"][0] <= x1 and y0 <= t["pixel"][1] <= y1
     board = reader.read_photo(image)
     assert best_alignment(expected, board)[2] >= 13      # 14 of 19 measured, 3 covered
 
 
-def test_unreadable_cells_earn_a_lattice_nothing_without_read_tiles(bench_scene):
+def test_unreadable_cells_earn_a_lattice_nothing_without_read_tiles():
     from vision import second_look
-    path, _truth, _expected = bench_scene("hard", 69)
-    scene = reader.analyse(str(path))
+    from vision.identify import Reading
+    from vision.lattice import Lattice
+    blank = np.zeros((8, 8, 3), np.uint8)
+    lat = Lattice(np.eye(3), score=10.0)
     cells = [((q, 0), None, np.zeros(2)) for q in range(20)]
-    nothing_read = reader.Scene(scene.photo, scene.work, scene.work_scale,
-                                lattice=scene.lattice, unreadable=cells)
-    assert second_look.earned(nothing_read) == 0
-    some_read = reader.Scene(scene.photo, scene.work, scene.work_scale, lattice=scene.lattice,
-                             unreadable=cells, readings=scene.readings[:3])
-    assert second_look.earned(some_read) == min(scene.lattice.score, 6)
+    rd = Reading(tile=1, rotation=0, confidence=1.0, fit=1.0)
+    read = [((q, 1), rd, np.zeros(2)) for q in range(3)]
+
+    def scene(**parts):
+        return reader.Scene(None, blank, 1.0, lattice=lat, unreadable=cells, **parts)
+    assert second_look.earned(scene()) == 0
+    assert second_look.earned(scene(readings=read)) == 6
     # (loose tiles read beside the board vouch for the lattice as board tiles do)
-    loose = [{"tile": 1, "rotation": 0, "confidence": 1.0, "pixel": [0.0, 0.0]}] * 2
-    loose_read = reader.Scene(scene.photo, scene.work, scene.work_scale, lattice=scene.lattice,
-                              unreadable=cells, loose=loose)
-    assert second_look.earned(loose_read) == min(scene.lattice.score, 4)
+    loose = [{"tile": 2, "rotation": 0, "confidence": 1.0, "pixel": [0.0, 0.0]}] * 2
+    assert second_look.earned(scene(loose=loose)) == 4
+    # (never more than the lattice's own score)
+    assert second_look.earned(scene(readings=read * 3)) == 10.0
+
+
+def _region_holding(image: np.ndarray, points: list) -> tuple[int, int, int, int]:
+    """The region found on ``image``, asserted to hold every photo point of ``points``."""
+    box = region.board_region(image)
+    assert box is not None
+    x0, y0, x1, y1 = box
+    for x, y in points:
+        assert x0 <= x <= x1 and y0 <= y <= y1
+    return box

@@ -285,9 +285,12 @@ def _drop_bare_table(scene: Scene) -> None:
     tiles: hard and real-texture 0-119, 3 of 4092)."""
     if scene.mask is None or scene.lattice is None:
         return
-    board = _board_of(scene.readings)
-    doubtful = scene.unreadable + [it for it in scene.readings if it[1].fit < BARE_FIT
-                                   and _clashes(board, it[0])]
+    poor = [it for it in scene.readings if it[1].fit < BARE_FIT]
+    if poor:
+        # (the position is built only then: this runs on every live frame)
+        board = _board_of(scene.readings)
+        poor = [it for it in poor if _clashes(board, it[0])]
+    doubtful = scene.unreadable + poor
     if not doubtful:
         return
     cells = np.array([c for c, _rd, _px in doubtful])

@@ -97,12 +97,12 @@ def _bodies_with_links(image: np.ndarray) -> tuple[int, int, int, int] | None:
     A dim cloth can pass for dark itself (hard-11: its lightness split falls above the
     cloth's, and the whole cloth is one body with the board in it); when the best body is
     too big to crop to, or none holds links enough, the darker part of the dark pixels
-    (:func:`_darkest`) is tried instead.
+    (:func:`bodies.darker_part`) is tried instead.
     """
     h, w = image.shape[:2]
     small, f, lab, dark, neutral = _reduced(image, FINE_SIDE)
-    for mask in (dark, _darkest(lab, dark)):
-        best = _linked_body(lab, mask, neutral)
+    for darker in (False, True):
+        best = _linked_body(lab, bodies.darker_part(lab, dark) if darker else dark, neutral)
         if best is not None:
             box = _worth_cropping(_box(best[None], small.shape[:2], f, (w, h)), w, h)
             if box is not None:
@@ -128,18 +128,6 @@ def _linked_body(lab: np.ndarray, dark: np.ndarray, neutral: np.ndarray) -> np.n
     score[0] = 0                                   # the background
     best = int(np.argmax(score))
     return stats[best] if score[best] >= MIN_LINKS else None
-
-
-def _darkest(lab: np.ndarray, dark: np.ndarray) -> np.ndarray:
-    """The darker of ``dark``'s pixels (bool, H × W): those below the Otsu split of the
-    lightness of ``dark``'s own pixels (tile bodies against a dim cloth that fell in the
-    dark mask too)."""
-    L8 = np.clip(lab[..., 0], 0, 255).astype(np.uint8)
-    values = L8[dark][::2]
-    if values.size < 100:
-        return dark
-    thr, _ = cv2.threshold(values.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return dark & (L8 < thr)
 
 
 def _worth_cropping(box: np.ndarray, w: int, h: int) -> tuple[int, int, int, int] | None:

@@ -148,9 +148,9 @@ def earned(scene: Any) -> float:
     patterned cloth can score well in the search (its cells' colours fit tiles) and yet
     keep no tile once the reader's checks have run (hard-69: such a lattice scored 25 and
     read nothing, and outranked a look that read 9 tiles of 10).  Unreadable cells count
-    only as far as tiles read (on the board or loose beside it) vouch for the lattice: a lattice over a dim confetti cloth
-    that read none of 24 cells outranked the read of the board's crop, 14 tiles right of
-    19 (hard-11)."""
+    only as far as tiles read (on the board or loose beside it) vouch for the lattice: a
+    lattice over a dim confetti cloth that read none of 24 cells outranked the read of
+    the board's crop, 14 tiles right of 19 (hard-11)."""
     n = len(scene.readings) + len(scene.loose)
     return min(scene.lattice.score, n + min(len(scene.unreadable), n))
 
