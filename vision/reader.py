@@ -922,7 +922,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             readings = identify.identify(logp, first=rounds, last_if=acceptance.UNFIT)
         loose_readings = readings[len(occ):]
         readings = readings[:len(occ)]
-        keep, bad, nearly = [], [], []
+        keep, bad, nearly, glared = [], [], [], []
         centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts) / ws
         body = cover.body_corners(np.concatenate([corners, loose_corners]), model,
                                   np.concatenate([cleared, loose_corners]), len(occ)).mean(-1)
@@ -945,6 +945,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                     won.append(i)
                 elif readable:
                     nearly.append(item)
+                elif unveiled[i] and body[i] >= acceptance.BODY_CORNERS:
+                    glared.append(item)
                 continue
             (keep if readable else bad).append(item)
         body_of = {tuple(int(v) for v in c): b for c, b in zip(occ, body)}
@@ -974,6 +976,10 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     keep, odd = _matching_none(keep)
     # (unread cells, and cells that read nearly clearly but were not held by neighbours)
     taken = _matching_all(keep, bad + unheld)
+    given = {cell for cell, _rd, _px in taken}
+    # (and cells read cleared of glare, whose fit the glare spoils: see GLARED_READING)
+    taken += _matching_all(keep + taken, [it for it in glared if it[0] not in given],
+                           GLARED_READING)
     given = {cell for cell, _rd, _px in taken}
     keep, bad = keep + taken, [it for it in bad if it[0] not in given] + odd
     if cloth and not keep:
@@ -1301,10 +1307,21 @@ MATCHED_READING = (0.5, 0.8, 3)
 matches every tile it touches is a tile (:func:`_matching_all`)."""
 
 
-def _matching_all(keep: list, doubtful: list) -> list:
+GLARED_READING = (0.2, 0.9, 3)
+"""The same bar (:func:`_matching_all`) for a cell read cleared of glare that shows five
+body corners of six but reads short of :func:`acceptance.fits`: a glare spot over the
+middle of a board lifts every colour towards white, so a tile under it fits poorly
+(hard-148's three tiles under a spot, read right at fit 0.26-0.46 and confidence 0.96-1.0)
+while one number still stands out.  hard and real-texture 0-199: 4 tiles so given, all
+right; at confidence 0.8 and two touching edges, 2 more right and 2 invented."""
+
+
+def _matching_all(keep: list, doubtful: list,
+                  bar: tuple[float, float, int] = MATCHED_READING) -> list:
     """The cells of ``doubtful`` (unreadable ones, and ones that read nearly clearly but
     not beside two tiles) whose reading matches every tile of the board ``keep`` beside
-    them, on :data:`MATCHED_READING` edges or more, at its fit and confidence.
+    them, on ``bar``'s number of edges or more, at its fit and confidence
+    (:data:`MATCHED_READING`, :data:`GLARED_READING`).
 
     A reading a little short of clear, whose number is free, that agrees with three or
     more neighbours on every touching edge is more likely the tile than a chance (a wrong
@@ -1312,7 +1329,7 @@ def _matching_all(keep: list, doubtful: list) -> list:
     hard and real-texture 0-199: of the cells reported unreadable, 5 such, all read right
     (at confidence 0.5, 7 and a wrong one); of the nearly clear ones, 4 more, all right.
     Most confident first, each against the board as it grows."""
-    fit, confidence, least = MATCHED_READING
+    fit, confidence, least = bar
     sure = [it for it in doubtful if it[1].fit >= fit and it[1].confidence >= confidence]
     if not sure:
         return []
