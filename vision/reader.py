@@ -1313,7 +1313,8 @@ body corners of six but reads short of :func:`acceptance.fits`: a glare spot ove
 middle of a board lifts every colour towards white, so a tile under it fits poorly
 (hard-148's three tiles under a spot, read right at fit 0.26-0.46 and confidence 0.96-1.0)
 while one number still stands out.  hard and real-texture 0-199: 4 tiles so given, all
-right; at confidence 0.8 and two touching edges, 2 more right and 2 invented."""
+right; at confidence 0.8, two touching edges and half the corners body, 2 more right and
+3 invented (hard-8, -77, real-texture-173), each matching its one or two neighbours."""
 
 
 def _matching_all(keep: list, doubtful: list,
