@@ -976,10 +976,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     keep, odd = _matching_none(keep)
     # (unread cells, and cells that read nearly clearly but were not held by neighbours)
     taken = _matching_all(keep, bad + unheld)
-    given = {cell for cell, _rd, _px in taken}
     # (and cells read cleared of glare, whose fit the glare spoils: see GLARED_READING)
-    taken += _matching_all(keep + taken, [it for it in glared if it[0] not in given],
-                           GLARED_READING)
+    taken += _matching_all(keep + taken, glared, GLARED_READING)
     given = {cell for cell, _rd, _px in taken}
     keep, bad = keep + taken, [it for it in bad if it[0] not in given] + odd
     if cloth and not keep:
