@@ -174,6 +174,28 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
                                      pushed.tolist())]
 
 
+def identify_among(logp: np.ndarray, allowed: np.ndarray) -> tuple[Reading, float] | None:
+    """Read one cell among some candidates only: ``logp`` (6, 5) its edge log-probabilities,
+    ``allowed`` (56, 6) bool the (tile index, rotation) candidates it may be.
+
+    Returns the best allowed candidate as a :class:`Reading` (``confidence``: its posterior
+    among the allowed; ``fit``: the mean probability of its six edge colours) and its
+    posterior among all 336 candidates (how much the cell's own colours favour it), or
+    ``None`` when nothing is allowed.
+    """
+    if not allowed.any():
+        return None
+    sc = candidate_scores(logp[None])[0]                               # (56, 6)
+    among = np.where(allowed, sc, -np.inf).reshape(1, -1)
+    best = int(among.argmax())
+    t, k = divmod(best, 6)
+    top = among[0, best]
+    confidence = float(np.exp(top - log_sum_exp(among)[0]))
+    own = float(np.exp(top - log_sum_exp(sc.reshape(1, -1))[0]))
+    fit = float(np.exp(logp[np.arange(6), CANDIDATES[t, k]]).mean())
+    return Reading(int(NUMBERS[t]), k, confidence, fit), own
+
+
 def _fit(logp: np.ndarray, choice: np.ndarray, rot: np.ndarray) -> np.ndarray:
     """Mean probability (N,) of each cell's edges being the colours of tile index
     ``choice`` turned ``rot``."""
