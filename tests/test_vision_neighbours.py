@@ -77,18 +77,18 @@ def test_a_cell_torn_between_two_tiles_is_given_the_one_its_neighbours_match():
     torn = _logp([{a: 0.9} if a == b else {a: 0.45, b: 0.45} for a, b in zip(mine, theirs)])
     keep = [_item(c, p.tile, p.rotation) for c, p in board.tiles.items() if c != cell]
     doubt = _item(cell, held.tile, held.rotation, fit=0.7, confidence=0.5)
-    given = reader._matching_neighbours(keep, [doubt], {cell: torn}, {cell: 1.0})
+    given = reader._matching_neighbours(keep, [doubt], np.array([cell]), torn[None], {cell: 1.0})
     assert [(c, rd.tile, rd.rotation) for c, rd, _px in given] == [(cell, held.tile, held.rotation)]
     assert given[0][1].confidence >= 0.9
     # an empty space among tiles (its corners not tile body) is given nothing
-    assert reader._matching_neighbours(keep, [doubt], {cell: torn}, {cell: 0.5}) == []
+    assert reader._matching_neighbours(keep, [doubt], np.array([cell]), torn[None], {cell: 0.5}) == []
     # nor is a cell beside two tiles only
     near = [n for n in neighbours(cell) if n in board.tiles]
     fewer = [it for it in keep if it[0] not in near[2:]]
-    assert reader._matching_neighbours(fewer, [doubt], {cell: torn}, {cell: 1.0}) == []
+    assert reader._matching_neighbours(fewer, [doubt], np.array([cell]), torn[None], {cell: 1.0}) == []
     # nor one whose colours clearly show the rival: the board does not overrule them
     rival = _logp(_sure(theirs))
-    assert reader._matching_neighbours(keep, [doubt], {cell: rival}, {cell: 1.0}) == []
+    assert reader._matching_neighbours(keep, [doubt], np.array([cell]), rival[None], {cell: 1.0}) == []
     # the board itself is left as it was
     assert [c for c, _rd, _px in keep] == [c for c in board.tiles if c != cell]
 

@@ -192,7 +192,7 @@ def identify_among(logp: np.ndarray, allowed: np.ndarray) -> tuple[Reading, floa
     top = among[0, best]
     confidence = float(np.exp(top - log_sum_exp(among)[0]))
     own = float(np.exp(top - log_sum_exp(sc.reshape(1, -1))[0]))
-    fit = float(np.exp(logp[np.arange(6), CANDIDATES[t, k]]).mean())
+    fit = float(_fit(logp[None], np.array([t]), np.array([k]))[0])
     return Reading(int(NUMBERS[t]), k, confidence, fit), own
 
 

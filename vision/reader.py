@@ -16,7 +16,8 @@ import numpy as np
 
 from referee.board import Board
 from referee.hexgrid import components, distance, neighbours
-from referee.matching import facing_colours, touching_edges
+from referee.matching import facing_colours, fits, touching_edges
+from referee.tiles import rotated_edges
 
 from . import (acceptance, balance, bodies, colours, cover, frames, haze, identify, lattice,
                loose, missing_colour, region, sampling, search, second_look, table)
@@ -978,9 +979,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     taken = _matching_all(keep, bad + unheld)
     # (the cells still doubtful, each read among the tiles that match the board around it)
     given = {cell for cell, _rd, _px in taken}
-    row_of = {tuple(int(v) for v in c): i for i, c in enumerate(occ)}
     taken += _matching_neighbours(keep + taken, [it for it in bad + unheld if it[0] not in given],
-                                  {c: logp[i] for c, i in row_of.items()}, body_of)
+                                  occ, logp, body_of)
     # (and cells read cleared of glare, whose fit the glare spoils: see GLARED_READING)
     taken += _matching_all(keep + taken, glared, GLARED_READING)
     given = {cell for cell, _rd, _px in taken}
@@ -1362,11 +1362,13 @@ NEIGHBOUR_OWN = 0.1
 own colours: the board may only settle between tiles the colours already favour."""
 
 
-def _matching_neighbours(keep: list, doubtful: list, logp_of: dict, body_of: dict) -> list:
+def _matching_neighbours(keep: list, doubtful: list, occ: np.ndarray, logp: np.ndarray,
+                         body_of: dict) -> list:
     """The cells of ``doubtful`` that, read among only the free tiles that match every tile
-    of the board ``keep`` beside them (on :data:`NEIGHBOUR_READING`'s number of edges or
-    more), name one at its fit and confidence, and that their own colours favour enough
-    (:data:`NEIGHBOUR_OWN`).  ``logp_of``: cell → (6, 5) edge log-probabilities;
+    of the board ``keep`` beside them (``referee.matching.fits``, on
+    :data:`NEIGHBOUR_READING`'s number of edges or more), name one at its fit and
+    confidence, and that their own colours favour enough (:data:`NEIGHBOUR_OWN`).
+    ``logp`` (N, 6, 5) are the edge log-probabilities of the cells of ``occ`` (N, 2);
     ``body_of``: cell → share of its corners that are tile body (at least
     ``acceptance.BODY_CORNERS``: an empty space among tiles is no tile).
 
@@ -1378,21 +1380,24 @@ def _matching_neighbours(keep: list, doubtful: list, logp_of: dict, body_of: dic
     and hard-50's, fitting at 0.58-0.61); 120-199: 4 more, all right.  The cells are taken
     in turn, each against the board as it grows."""
     fit, confidence, least = NEIGHBOUR_READING
+    if not doubtful:
+        return []
     board = _board_of(keep)
+    row = None
     taken = []
     for item in doubtful:
         cell, _rd, px = item
         if cell in board.tiles or body_of.get(cell, 0.0) < acceptance.BODY_CORNERS:
             continue
         facing = facing_colours(board, cell)
-        touching = [e for e in range(6) if facing[e] is not None]
-        if len(touching) < least:
+        if sum(f is not None for f in facing) < least:
             continue
         used = {p.tile for p in board.tiles.values()}
-        allowed = np.array([int(n) not in used for n in NUMBERS])[:, None] & np.ones((1, 6), bool)
-        for e in touching:
-            allowed &= identify.CANDIDATES[:, :, e] == colours.CLASSES.index(facing[e])
-        read = identify.identify_among(logp_of[cell], allowed)
+        allowed = np.array([[int(n) not in used and fits(rotated_edges(int(n), k), facing) is None
+                             for k in range(6)] for n in NUMBERS])
+        if row is None:
+            row = {tuple(int(v) for v in c): i for i, c in enumerate(occ)}
+        read = identify.identify_among(logp[row[cell]], allowed)
         if read is None:
             continue
         rd, own = read
