@@ -139,3 +139,37 @@ def _region_holding(image: np.ndarray, points: list) -> tuple[int, int, int, int
     for x, y in points:
         assert x0 <= x <= x1 and y0 <= y <= y1
     return box
+
+
+def test_a_read_whose_tiles_fit_far_better_holds_a_lattice_scoring_a_little_less():
+    from vision import second_look
+    from vision.identify import Reading
+    from vision.lattice import Lattice
+    blank = np.zeros((8, 8, 3), np.uint8)
+
+    def scene(score: float, fits: list[float], doubtful: int = 0):
+        read = [((q, 0), Reading(tile=q + 1, rotation=0, confidence=1.0, fit=f), np.zeros(2))
+                for q, f in enumerate(fits)]
+        # (a loose tile and an unreadable cell beside, as hard-113's first read had)
+        loose = [{"tile": 9, "rotation": 0, "confidence": 1.0, "pixel": [0.0, 0.0]}] * doubtful
+        unread = [((q, 1), None, np.zeros(2)) for q in range(doubtful)]
+        return reader.Scene(None, blank, 1.0, lattice=Lattice(np.eye(3), score=score),
+                            readings=read, loose=loose, unreadable=unread)
+    poor = scene(2.18, [0.74, 0.72], doubtful=1)  # hard-113's sub-lattice: 2 cells, one wrong
+    assert second_look.earned(poor) > 2.03
+    clean = scene(2.03, [0.91, 0.97, 0.98])      # the true lattice: all three tiles
+    assert second_look.better(clean, poor)
+    # (a read that fits far better but scores well under what the other earned, or reads
+    # fewer tiles, or fits only a little better, does not hold its lattice)
+    assert not second_look.better(scene(1.5, [0.91, 0.97, 0.98]), poor)
+    assert not second_look._lattice_holds(scene(2.03, [0.97]), poor)
+    assert not second_look.better(scene(2.03, [0.80, 0.80, 0.80]), poor)
+
+
+def test_three_big_tiles_at_a_steep_tilt_read_on_their_own_lattice(bench_scene):
+    # hard-113: three tiles ~98 px across at 48° tilt; the whole photo's best read lands a
+    # lattice about 1/√3 of their pitch (2 cells, one wrong); the crop's read finds the
+    # true lattice and reads all three at fit 0.91-0.98 (second_look._lattice_holds)
+    path, _truth, expected = bench_scene("hard", 113)
+    board = reader.read_photo(str(path))
+    assert best_alignment(expected, board)[2] == len(board) == len(expected) == 3
