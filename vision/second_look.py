@@ -115,12 +115,13 @@ def _lattice_holds(other: Any, scene: Any) -> bool:
     that board alone changes, 1 → 3 of 3 right.)"""
     if other.lattice is None or scene.lattice is None:
         return True
-    if other.lattice.score >= earned(scene):
+    bar = earned(scene)
+    if other.lattice.score >= bar:
         return True
-    return (bool(other.readings) and bool(scene.readings)
-            and len(other.readings) >= len(scene.readings)
+    # (``scene`` reads some tiles, so ``other``, reading as many, does too: both mean fits exist)
+    return (bool(scene.readings) and len(other.readings) >= len(scene.readings)
             and _mean_fit(other) >= _mean_fit(scene) + FITS_FAR_BETTER
-            and other.lattice.score >= HOLDS_SHARE * earned(scene))
+            and other.lattice.score >= HOLDS_SHARE * bar)
 
 
 FITS_BETTER = 0.1
