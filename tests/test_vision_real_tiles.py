@@ -169,3 +169,41 @@ def test_a_real_tile_under_a_strong_warm_dim_lamp_is_read_balanced_by_the_white_
     tile, rotation = _labels()[44]
     board = read_photo(img)
     assert [(p.tile, p.rotation) for p in board.tiles.values()] == [(tile, rotation)]
+
+
+def test_a_real_tile_split_into_pieces_by_a_finer_lattice_is_read_whole():
+    # real tile 49 under a warm lamp's glare: the dense look lays cells a third of the
+    # tile's size over it and reads the pieces of its links as four confident tiles; the
+    # read of the tile whole, whose fit is better, wins although it counts one tile
+    from bench.real_photo_bench import VARIANTS
+    img = VARIANTS["glare-warm"](_one_tile_picture(49))
+    tile, rotation = _labels()[49]
+    board = read_photo(img)
+    assert [(p.tile, p.rotation) for p in board.tiles.values()] == [(tile, rotation)]
+
+
+def test_a_finer_read_inside_anothers_tiles_splits_them_only_when_it_fits_no_better():
+    import numpy as np
+    from vision import reader, second_look
+    from vision.identify import Reading
+    from vision.lattice import Lattice
+    blank = np.zeros((8, 8, 3), np.uint8)
+
+    def scene(scale: float, tiles: list[tuple[float, float, float]], unread: int = 0):
+        read = [((q, 0), Reading(tile=q + 1, rotation=0, confidence=1.0, fit=f), np.array([x, y]))
+                for q, (x, y, f) in enumerate(tiles)]
+        return reader.Scene(None, blank, 1.0, lattice=Lattice(np.diag([scale, scale, 1.0])),
+                            readings=read, unreadable=[((9, 9), None, np.zeros(2))] * unread)
+    whole = scene(60.0, [(150, 150, 0.91)])
+    pieces = scene(20.0, [(100, 170, 0.81), (115, 190, 0.80), (185, 110, 0.78), (200, 130, 0.82)])
+    size = second_look.cell_size(whole)
+    assert second_look.cell_size(pieces) < second_look.SPLIT_SIZE * size
+    assert second_look.splits(pieces, whole) and not second_look.splits(whole, pieces)
+    # the whole tile wins either way round, though the pieces count four tiles
+    assert second_look.better(whole, pieces) and not second_look.better(pieces, whole)
+    # pieces that fit better, a piece outside every tile, cells nearly as big, or a whole
+    # read that left a cell unread: no split, and the tile count decides
+    assert not second_look.splits(scene(20.0, [(100, 170, 0.95), (115, 190, 0.95)]), whole)
+    assert not second_look.splits(scene(20.0, [(100, 170, 0.8), (300, 150, 0.8)]), whole)
+    assert not second_look.splits(scene(50.0, [(100, 170, 0.8), (115, 190, 0.8)]), whole)
+    assert not second_look.splits(pieces, scene(60.0, [(150, 150, 0.91)], unread=1))

@@ -151,12 +151,6 @@ def _touching(cells: np.ndarray, others: np.ndarray) -> np.ndarray:
     return np.array([tuple(c) in near for c in cells.tolist()], bool).reshape(len(cells))
 
 
-def _read_cell_size(scene: Scene) -> float:
-    """Centre-to-corner size (original px) of the cells a read with a lattice read."""
-    cells = np.array([c for c, _rd, _px in scene.readings]).reshape(-1, 2)
-    return lattice.median_cell_size(scene.lattice, cells) / scene.work_scale
-
-
 BRIGHT_CELL = 20.0
 """The bright look is tried only for reads of fewer than three tiles or of cells smaller
 than this (centre to corner, original px): its kernel suits small tiles (on large ones
@@ -178,14 +172,14 @@ def _small_board(scene: Scene, current: Scene | None) -> bool:
     loose tile, whose half point of quality won over the same 40 board tiles.  A read
     failing this is not made at all, so it lends no loose tiles either."""
     return (scene.lattice is not None and len(scene.readings) >= SMALL_BOARD_TILES
-            and _read_cell_size(scene) < BRIGHT_CELL
+            and second_look.cell_size(scene) < BRIGHT_CELL
             and (current is None or len(scene.readings) > len(current.readings)))
 
 
 def _maybe_small(scene: Scene) -> bool:
     """Could the tiles of a poor read be small ones the bright look would see?"""
     return (len(scene.readings) < 3 or scene.lattice is None
-            or _read_cell_size(scene) < BRIGHT_CELL)
+            or second_look.cell_size(scene) < BRIGHT_CELL)
 
 
 def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated",
@@ -396,7 +390,7 @@ def _borrow_loose(scene: Scene, others: list) -> None:
     board = {rd.tile for _c, rd, _px in scene.readings}
     if not others or len(board) < 3 or scene.lattice is None:
         return
-    size = _read_cell_size(scene)
+    size = second_look.cell_size(scene)
     taken = [np.asarray(px, np.float64) for _c, _rd, px in scene.readings + scene.unreadable]
     taken += [np.asarray(it["pixel"], np.float64) for it in scene.loose]
     numbers = board | {it["tile"] for it in scene.loose}
@@ -673,7 +667,7 @@ def _veiled_additions(photo: Photo, scene: Scene, beside: Scene) -> bool:
     if scene.lattice is None or not scene.readings or not beside.readings:
         return False
     had = np.array([px for _c, _rd, px in beside.readings])
-    cell = _read_cell_size(scene)
+    cell = second_look.cell_size(scene)
     new = [c for c, _rd, px in scene.readings if np.hypot(*(had - px).T).min() > cell]
     if not new:
         return False
