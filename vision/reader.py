@@ -975,8 +975,12 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     given = {cell for cell, _rd, _px in taken}
     taken += _matching_neighbours(keep + taken, [it for it in bad + unheld if it[0] not in given],
                                   occ, logp, body_of)
-    # (and cells read cleared of glare, whose fit the glare spoils: see GLARED_READING)
+    # (and cells read cleared of glare, whose fit the glare spoils: see GLARED_READING;
+    # then read among the tiles that match the board around them, as doubtful cells are)
     taken += _matching_all(keep + taken, glared, GLARED_READING)
+    given = {cell for cell, _rd, _px in taken}
+    taken += _matching_neighbours(keep + taken, [it for it in glared if it[0] not in given],
+                                  occ, logp, body_of, GLARED_TOUCHING)
     given = {cell for cell, _rd, _px in taken}
     keep, bad = keep + taken, [it for it in bad if it[0] not in given] + odd
     if cloth and not keep:
@@ -1356,8 +1360,18 @@ NEIGHBOUR_OWN = 0.1
 own colours: the board may only settle between tiles the colours already favour."""
 
 
+GLARED_TOUCHING = 4
+"""The touching edges a cell read cleared of glare needs to be read among the tiles that
+match its neighbours (:func:`_matching_neighbours`): the glare spoils its own colours
+more than a doubtful cell's, so the board must say more.  carpet13 under a warm lamp's
+glare: its middle tile, read right at confidence 0.46 and fit 0.65, is the one free tile
+matching its six neighbours.  hard and real-texture 0-199, at three edges: two more
+tiles, both wrong (hard-11, a floral cloth's glare; real-texture-185, a tile 64 %
+under a hand)."""
+
+
 def _matching_neighbours(keep: list, doubtful: list, occ: np.ndarray, logp: np.ndarray,
-                         body_of: dict) -> list:
+                         body_of: dict, least: int = NEIGHBOUR_READING[2]) -> list:
     """The cells of ``doubtful`` that, read among only the free tiles that match every tile
     of the board ``keep`` beside them (``referee.matching.fits``, on
     :data:`NEIGHBOUR_READING`'s number of edges or more), name one at its fit and
@@ -1372,8 +1386,9 @@ def _matching_neighbours(keep: list, doubtful: list, occ: np.ndarray, logp: np.n
     match, this asks which tile among those that match the colours favour.  hard and
     real-texture 0-119: 5 tiles more, all right (at fit 0.5, 3 more right and 2 wrong, hard-8's
     and hard-50's, fitting at 0.58-0.61); 120-199: 4 more, all right.  The cells are taken
-    in turn, each against the board as it grows."""
-    fit, confidence, least = NEIGHBOUR_READING
+    in turn, each against the board as it grows.  ``least``: the touching edges a cell
+    needs (:data:`GLARED_TOUCHING` for cells read cleared of glare)."""
+    fit, confidence, _least = NEIGHBOUR_READING
     if not doubtful:
         return []
     board = _board_of(keep)
