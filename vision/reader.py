@@ -971,16 +971,13 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     keep, odd = _matching_none(keep)
     # (unread cells, and cells that read nearly clearly but were not held by neighbours)
     taken = _matching_all(keep, bad + unheld)
-    # (the cells still doubtful, each read among the tiles that match the board around it)
-    given = {cell for cell, _rd, _px in taken}
-    taken += _matching_neighbours(keep + taken, [it for it in bad + unheld if it[0] not in given],
-                                  occ, logp, body_of)
+    # (the cells still doubtful, each read among the tiles that match the board around it;
+    # both steps pass over cells already given)
+    taken += _matching_neighbours(keep + taken, bad + unheld, occ, logp, body_of)
     # (and cells read cleared of glare, whose fit the glare spoils: see GLARED_READING;
     # then read among the tiles that match the board around them, as doubtful cells are)
     taken += _matching_all(keep + taken, glared, GLARED_READING)
-    given = {cell for cell, _rd, _px in taken}
-    taken += _matching_neighbours(keep + taken, [it for it in glared if it[0] not in given],
-                                  occ, logp, body_of, GLARED_TOUCHING)
+    taken += _matching_neighbours(keep + taken, glared, occ, logp, body_of, GLARED_TOUCHING)
     given = {cell for cell, _rd, _px in taken}
     keep, bad = keep + taken, [it for it in bad if it[0] not in given] + odd
     if cloth and not keep:
@@ -1388,7 +1385,7 @@ def _matching_neighbours(keep: list, doubtful: list, occ: np.ndarray, logp: np.n
     and hard-50's, fitting at 0.58-0.61); 120-199: 4 more, all right.  The cells are taken
     in turn, each against the board as it grows.  ``least``: the touching edges a cell
     needs (:data:`GLARED_TOUCHING` for cells read cleared of glare)."""
-    fit, confidence, _least = NEIGHBOUR_READING
+    fit, confidence = NEIGHBOUR_READING[:2]
     if not doubtful:
         return []
     board = _board_of(keep)
