@@ -6,8 +6,8 @@
 The two labelled real photos (``../shared/real_photos``) are read as taken and as a camera
 or a lamp could have made them otherwise: smaller, turned, seen more obliquely, darker,
 brighter, over-exposed, under a warm or a cold cast (up to a tungsten lamp the camera did
-not balance), under a lamp's glare spot (white or warm) or light falling off across the
-table, blurred, noisy, compressed harder.  Each variant is
+not balance), under a lamp's glare spot (white or warm), light falling off across the table or a
+shadow over part of it, blurred, noisy, compressed harder.  Each variant is
 a plain image operation on the real photo (no rendering), so this measures the reader on
 real tiles, real glare and real tables, which the synthetic tiers only imitate.  Per
 variant: tiles right (number and rotation, after the best alignment), tiles read (those
@@ -84,6 +84,17 @@ def _falloff(img: np.ndarray, darkest: float) -> np.ndarray:
     return np.clip(img * ramp, 0, 255).astype(np.uint8)
 
 
+def _shadow(img: np.ndarray, level: float) -> np.ndarray:
+    """A soft shadow (an arm's, a camera holder's) over the left part of the picture: light
+    down to ``level`` of itself left of a slanted edge running from 55 % of the width at
+    the top to 35 % at the bottom, rising to full over 6 % of the width."""
+    h, w = img.shape[:2]
+    y, x = np.mgrid[0:h, 0:w]
+    edge = w * (0.55 - 0.2 * y / max(h - 1, 1))
+    lit = np.clip((x - edge) / (0.06 * w) + 0.5, 0.0, 1.0)
+    return np.clip(img * (level + (1.0 - level) * lit)[..., None], 0, 255).astype(np.uint8)
+
+
 def _noise(img: np.ndarray, sigma: float) -> np.ndarray:
     rng = np.random.default_rng(0)
     return np.clip(img + rng.normal(0, sigma, img.shape), 0, 255).astype(np.uint8)
@@ -111,6 +122,8 @@ VARIANTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "glare-spot": _glare_spot,
     "glare-warm": lambda x: _cast(_glare_spot(x), (0.8, 0.95, 1.1)),
     "falloff-0.4": lambda x: _falloff(x, 0.4),
+    "shadow-0.5": lambda x: _shadow(x, 0.5),
+    "shadow-0.3": lambda x: _shadow(x, 0.3),
     "jpeg-25": lambda x: _jpeg(x, 25),
     "blur-1.5": lambda x: cv2.GaussianBlur(x, (0, 0), 1.5),
     "noise-12": lambda x: _noise(x, 12.0),

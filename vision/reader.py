@@ -20,7 +20,7 @@ from referee.matching import facing_colours, fits, touching_edges
 from referee.tiles import rotated_edges
 
 from . import (acceptance, balance, bodies, colours, cover, frames, haze, identify, lattice,
-               loose, missing_colour, region, sampling, search, second_look, table)
+               loose, missing_colour, region, sampling, search, second_look, shading, table)
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
 from .lattice import BASIS, CORNERS, Lattice
@@ -866,6 +866,9 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         strong = np.r_[strong0, np.zeros(len(extra), bool)]
         model, won = model0, []
         edges, corners = sample_cells(full, lat_full, occ, shifts)
+        # (a shadow over part of the board: its cells' links lifted to the board's light)
+        light = shading.cell_gains(occ, edges, strong, model0.neutral)
+        edges = shading.lifted(edges, light, model0.neutral)
         cleared = corners.copy()
         unveiled = np.zeros(len(occ), bool)
         corner_light = median(corners[..., 0], axis=1)
@@ -879,6 +882,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             faint = ~strong[redo]
             held[faint] = _neighbours_shift(occ[redo[faint]], occ[strong], shifts[strong])
             e2, c2 = sample_cells(full, lat_full, occ[redo], held, body)
+            e2 = shading.lifted(e2, light[redo], model0.neutral)
         all_edges = np.concatenate([edges, loose_edges])
         # the colour model learns only from clear cells: not from faint ones, nor from blobs
         # off the lattice, which on a patterned cloth are mostly its print (held-out hard
@@ -910,7 +914,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             logp = colours.log_probs(all_edges, model)
             readings = identify.identify(logp, first=rounds, last_if=acceptance.UNFIT)
         moved = _reread_poor(full, lat_full, model, occ, shifts, strong, readings, logp,
-                             all_edges, corners, cleared, unveiled)
+                             all_edges, corners, cleared, unveiled, light)
         if moved.any():
             edges = all_edges[:len(occ)]
             logp = colours.log_probs(all_edges, model)
@@ -1011,7 +1015,7 @@ from its neighbours' is read where they put it too (:func:`_reread_poor`)."""
 def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ: np.ndarray,
                  shifts: np.ndarray, strong: np.ndarray, readings: list, logp: np.ndarray,
                  edges: np.ndarray, corners: np.ndarray, cleared: np.ndarray,
-                 unveiled: np.ndarray) -> np.ndarray:
+                 unveiled: np.ndarray, light: np.ndarray) -> np.ndarray:
     """Read clear cells again where their well-read neighbours put them (at least
     :data:`HELD` of them), as sampled and cleared of glare: cells that read poorly
     (:func:`fits`, as the reader read them: ``readings`` of the log-probabilities
@@ -1048,6 +1052,7 @@ def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ
     body = sampling.body_colour(full, lat, occ[strong], shifts[strong])
     for veil in (None, body):
         e, c = sample_cells(full, lat, occ[poor], at, veil)
+        e = shading.lifted(e, light[poor], model.neutral)
         f = np.array([r.fit for r in identify.identify(colours.log_probs(e, model), unique=False)])
         better = f > fit + acceptance.CLEARLY_BETTER
         i = poor[better]
