@@ -76,11 +76,12 @@ def yellow_light(edges: np.ndarray, neutral: np.ndarray) -> np.ndarray:
     chroma = np.hypot(ab[..., 0], ab[..., 1])
     hue = np.argmax(ab @ colours.PROTOTYPE_HUES.T, axis=-1)
     yellow = (hue == colours.CLASSES.index("yellow")) & (chroma >= YELLOW_CHROMA)
-    light = np.where(yellow, edges[..., 0] + L_OFFSET, np.nan)
-    out = np.full(len(edges), np.nan)
-    two = yellow.sum(1) >= 2
-    out[two] = np.nanmedian(light[two], axis=1)
-    return out
+    # (the median of each row's yellow samples: sorted, the others pushed to the end)
+    light = np.sort(np.where(yellow, edges[..., 0] + L_OFFSET, np.inf), axis=1)
+    k = yellow.sum(1)
+    lo = np.take_along_axis(light, np.maximum(k - 1, 0)[:, None] // 2, 1)[:, 0]
+    hi = np.take_along_axis(light, np.maximum(k, 1)[:, None] // 2, 1)[:, 0]
+    return np.where(k >= 2, 0.5 * (lo + hi), np.nan)
 
 
 def cell_gains(cells: np.ndarray, edges: np.ndarray, clear: np.ndarray,
@@ -100,10 +101,13 @@ def cell_gains(cells: np.ndarray, edges: np.ndarray, clear: np.ndarray,
     if shown.sum() < LEAST_CELLS:
         return gains
     y = own[shown]
+    board = percentile(y, BOARD_PERCENTILE)
+    if y.min() * LEAST_GAIN > board:
+        # (every cell's light is a median of these: none is lit that much less)
+        return gains
     near = hex_distance(np.asarray(cells), np.asarray(cells)[shown]) <= REACH   # (N, K)
     apart = y[None, :] / np.where(np.isnan(own), y.max(), own)[:, None]
     alike = np.isnan(own)[:, None] | ((apart <= TWIN) & (apart >= 1.0 / TWIN))
-    board = percentile(y, BOARD_PERCENTILE)
     told = (near & alike).sum(1) >= LEAST_ALIKE
     if not told.any():
         return gains
