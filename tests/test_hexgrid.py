@@ -54,3 +54,14 @@ def test_ring_sizes_and_components():
         assert all(distance(c, (2, -1)) == radius for c in r)
     groups = components([(0, 0), (1, 0), (5, 5), (5, 6), (5, 7)])
     assert [len(g) for g in groups] == [3, 2]
+
+
+def test_distance_takes_arrays_of_cells_and_broadcasts():
+    # (vision.shading measures every cell against every other at once this way)
+    import numpy as np
+    a = np.array([(0, 0), (1, 1), (0, 0)])
+    b = np.array([(0, 0), (1, -1), (2, -1), (-1, -1), (0, 3)])
+    d = distance((a[:, 0, None], a[:, 1, None]), (b[None, :, 0], b[None, :, 1]))
+    assert d.shape == (3, 5)
+    assert d.tolist() == [[distance(tuple(p), tuple(q)) for q in b.tolist()] for p in a.tolist()]
+    assert d[0].tolist() == [0, 1, 2, 2, 3] and d[1, 3] == 4

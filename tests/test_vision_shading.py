@@ -1,6 +1,5 @@
 """A shadow over part of the board is taken off the cells' colour samples (vision.shading)."""
 import numpy as np
-import pytest
 
 from referee.tiles import rotated_edges
 from vision import shading
@@ -81,9 +80,3 @@ def test_lifting_keeps_each_samples_hue_about_the_grey():
     after = out[0, :, 1:] - neutral
     assert np.allclose(after, np.sqrt(2.0) * before)
     assert np.allclose(out[0, :, 0] + shading.L_OFFSET, 2.0 * (samples[0, :, 0] + shading.L_OFFSET))
-
-
-@pytest.mark.parametrize("a,b,d", [((0, 0), (0, 0), 0), ((0, 0), (1, -1), 1), ((0, 0), (2, -1), 2),
-                                   ((1, 1), (-1, -1), 4), ((0, 0), (0, 3), 3)])
-def test_hex_distance(a, b, d):
-    assert shading.hex_distance(np.array([a]), np.array([b]))[0, 0] == d

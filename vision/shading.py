@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from referee.hexgrid import distance
+
 from . import colours
 from .order_stats import percentile
 
@@ -62,20 +64,13 @@ L_OFFSET = 16.0 * 255.0 / 100.0
 units (0..255, as ``colours.to_lab`` gives them)."""
 
 
-def hex_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Hex distances (N, M) between axial cells ``a`` (N, 2) and ``b`` (M, 2)."""
-    d = a[:, None, :].astype(np.int64) - b[None, :, :].astype(np.int64)
-    return (np.abs(d[..., 0]) + np.abs(d[..., 1]) + np.abs(d.sum(-1))) // 2
-
-
 def yellow_light(edges: np.ndarray, neutral: np.ndarray) -> np.ndarray:
     """Each cell's yellow link's ``L* + 16`` (N,), NaN where fewer than two of its edge
     samples (N, 6, 3) lie nearest yellow's hue (:data:`YELLOW_CHROMA`) about the grey
     ``neutral`` (2,): a yellow link has two ends."""
-    ab = edges[..., 1:] - neutral
-    chroma = np.hypot(ab[..., 0], ab[..., 1])
-    hue = np.argmax(ab @ colours.PROTOTYPE_HUES.T, axis=-1)
-    yellow = (hue == colours.CLASSES.index("yellow")) & (chroma >= YELLOW_CHROMA)
+    chroma = np.hypot(edges[..., 1] - neutral[0], edges[..., 2] - neutral[1])
+    yellow = ((colours.nearest_hue(edges, neutral) == colours.CLASSES.index("yellow"))
+              & (chroma >= YELLOW_CHROMA))
     # (the median of each row's yellow samples: sorted, the others pushed to the end)
     light = np.sort(np.where(yellow, edges[..., 0] + L_OFFSET, np.inf), axis=1)
     k = yellow.sum(1)
@@ -105,13 +100,17 @@ def cell_gains(cells: np.ndarray, edges: np.ndarray, clear: np.ndarray,
     if y.min() * LEAST_GAIN > board:
         # (every cell's light is a median of these: none is lit that much less)
         return gains
-    near = hex_distance(np.asarray(cells), np.asarray(cells)[shown]) <= REACH   # (N, K)
+    cells = np.asarray(cells)
+    # (N, K): the cells showing yellow within REACH of each cell, lit as it is when it
+    # shows yellow itself (a cell without: any; its own NaN stands in by y's largest)
+    near = distance((cells[:, 0, None], cells[:, 1, None]),
+                    (cells[None, shown, 0], cells[None, shown, 1])) <= REACH
     apart = y[None, :] / np.where(np.isnan(own), y.max(), own)[:, None]
-    alike = np.isnan(own)[:, None] | ((apart <= TWIN) & (apart >= 1.0 / TWIN))
-    told = (near & alike).sum(1) >= LEAST_ALIKE
+    near &= np.isnan(own)[:, None] | ((apart <= TWIN) & (apart >= 1.0 / TWIN))
+    told = near.sum(1) >= LEAST_ALIKE
     if not told.any():
         return gains
-    light = np.nanmedian(np.where(near & alike, y[None, :], np.nan)[told], axis=1)
+    light = np.nanmedian(np.where(near, y[None, :], np.nan)[told], axis=1)
     ratio = board / np.maximum(light, 1.0)
     gains[told] = np.where(ratio >= LEAST_GAIN, np.minimum(ratio, MOST_GAIN), 1.0)
     return gains
