@@ -121,6 +121,8 @@ VARIANTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "cold-strong": lambda x: _cast(x, (1.35, 1.0, 0.7)),
     "glare-spot": _glare_spot,
     "glare-warm": lambda x: _cast(_glare_spot(x), (0.8, 0.95, 1.1)),
+    "glare-oblique": lambda x: _glare_spot(_oblique(x, 0.25)),
+    "cold-dim": lambda x: _gamma(_cast(x, (1.3, 1.0, 0.75)), 1.6),
     "falloff-0.4": lambda x: _falloff(x, 0.4),
     "shadow-0.5": lambda x: _shadow(x, 0.5),
     "shadow-0.3": lambda x: _shadow(x, 0.3),

@@ -2,6 +2,7 @@
 import numpy as np
 
 from referee.compare import best_alignment, same_position
+from referee.tiles import rotated_edges
 from vision import colours, identify, missing_colour, read_photo, reader
 
 # Lab (L, a, b; a and b centred on 0) of link samples measured on a dim benchmark photo
@@ -275,3 +276,54 @@ def test_bright_image_keeps_thin_light_strokes_and_drops_bodies_and_wide_light_a
     assert img[31:33, 20:60].mean() > 0.9
     assert img[70:100, 100:140].max() == 0.0
     assert img[50:55, 10:70].max() == 0.0
+
+
+def test_a_discovery_board_showing_no_green_is_read_without_green():
+    # tiles 1..8 in good light: green names no link, so the photo is taken to lack it and
+    # no cell read later can take a green twin
+    edges = _four_colour_edges(CLEAR, list(range(1, 9)))
+    model = _learnt(edges)
+    assert model.absent == missing_colour.GREEN
+    readings = identify.identify(colours.log_probs(edges, model))
+    assert [r.tile for r in readings] == list(range(1, 9))
+
+
+def test_a_four_colour_board_keeps_green():
+    numbers = [1, 2, 3, 15, 22, 30, 41, 50]
+    edges = _four_colour_edges(CLEAR, numbers)
+    model = _learnt(edges)
+    assert model.absent is None
+    readings = identify.identify(colours.log_probs(edges, model))
+    assert [r.tile for r in readings] == numbers
+
+
+def test_a_tile_whose_blue_glare_washed_out_is_not_read_as_its_green_twin():
+    # discovery10 under a cold cast, dimmed: tile 8's blue pair light and nearly grey
+    # (L above the yellow links'), nearer green's hue than blue's; read as its twin 31
+    numbers = list(range(1, 11))
+    edges = _four_colour_edges(CLEAR, numbers)
+    washed = np.array([215.0, -30.0, -8.0])
+    blue = [k for k, c in enumerate(rotated_edges(8, 8 % 6)) if c == "blue"]
+    edges[7, blue] = washed + np.array([[0.0, 0.5, -0.5], [3.0, -0.5, 0.5]])
+    first = colours.initial_model(np.zeros((4, 4, 3), np.float32))
+    first.neutral = np.zeros(2, np.float32)
+    four = reader._refit_colours(colours.adapt_scale(first, edges.reshape(-1, 3)), edges,
+                                 np.ones(len(edges), bool))
+    # (the four-colour model reads the washed pair green; no green link is that light)
+    assert [r.tile for r in identify.identify(colours.log_probs(edges, four))][7] == 31
+    assert missing_colour.washed_green(four, edges)
+    model = _learnt(edges)
+    assert model.absent == missing_colour.GREEN
+    readings = identify.identify(colours.log_probs(edges, model))
+    assert [r.tile for r in readings] == numbers
+
+
+def test_washed_green_tells_light_samples_from_green_links():
+    model = colours.ColourModel(neutral=np.zeros(2, np.float32), chroma_scale=1.0)
+    model.means = model.means.copy()
+    model.means[missing_colour.YELLOW, 2] = 200.0
+    green = np.array([[[130.0, -30.0, 25.0]] * 6])
+    light = np.array([[[190.0, -30.0, 25.0]] * 6])
+    assert not missing_colour.washed_green(model, green)
+    assert missing_colour.washed_green(model, light)
+    assert not missing_colour.washed_green(missing_colour.without(model, missing_colour.GREEN), light)

@@ -34,7 +34,11 @@ cells read mostly as tiles without green, the model without green reads them as 
 Discovery puzzle, and the four-colour model does not make them likelier by its price
 (:func:`needless`), the photo is read without green.  A tile with real green links
 among a Discovery puzzle's (a wrong tile laid) keeps the fourth colour: without it, its
-two green edges are explained by nothing.
+two green edges are explained by nothing, unless they are as light as the yellow links,
+which no green link is (:func:`washed_green`: one tile's blue pair under glare).  A
+Discovery puzzle whose clear cells show no green at all is read without green to the end
+(:func:`green_unnamed`), so that a doubtful cell read later (a tile under glare, read
+among the tiles that match its neighbours) cannot take a green twin.
 """
 from __future__ import annotations
 
@@ -47,6 +51,7 @@ from referee.tiles import TILES
 
 from . import colours, identify
 
+YELLOW = colours.CLASSES.index("yellow")
 GREEN = colours.CLASSES.index("green")
 BLUE = colours.CLASSES.index("blue")
 
@@ -226,6 +231,13 @@ def blue_unnamed(model: colours.ColourModel, logp: np.ndarray) -> bool:
     return model.absent == BLUE or (model.absent is None and _unused(logp) == BLUE)
 
 
+def green_unnamed(model: colours.ColourModel, logp: np.ndarray) -> bool:
+    """Does ``model``, with four colours, name almost no link green where it names many
+    blue (:func:`unused`)?  ``logp``: the cells' edge log-probabilities under ``model``
+    (N, 6, 5)."""
+    return model.absent is None and _unused(logp) == GREEN
+
+
 def as_blue(model: colours.ColourModel) -> colours.ColourModel:
     """``model`` with its green cluster named blue and green taken as absent: the same
     colours, the other name (each tile without blue has a twin without green whose green
@@ -256,3 +268,27 @@ def needless(four: colours.ColourModel, three: colours.ColourModel, edges: np.nd
     Lab likelier than the model ``three`` without a colour by less than its price (the
     :data:`FEWER_COLOURS` lead :func:`best` asks of it)?"""
     return _likelihood(four, edges)[0] < _likelihood(three, edges)[0] + _price(edges)
+
+
+WASHED = 0.85
+"""Edge samples named green whose median lightness is at least this share of the learnt
+yellow links' are taken as washed out (:func:`washed_green`).  Green links are about half
+as light as yellow ones (the prototypes' L 80 and 160, measured on ``real_tiles``), and
+light that lifts one lifts the other."""
+
+
+def washed_green(model: colours.ColourModel, edges: np.ndarray) -> bool:
+    """Are the edge samples of ``edges`` (N, 6, 3) Lab that ``model`` names green as light
+    as its yellow links (:data:`WASHED`)?
+
+    No green link is: such samples are another colour washed out.  A glare spot over one
+    tile of a Discovery puzzle leaves its pale blue links light and nearly grey, their hue
+    nearer green's prototype than the learnt blue's (discovery10 under a cold cast,
+    dimmed: tile 8's blue pair at L 170-174 where the yellow links are at 154, read as
+    its green twin 31, the four-colour model likelier by 9.9 where its price is 6.1)."""
+    if model.absent is not None or edges.size == 0:
+        return False
+    named = colours.log_probs(edges, model).argmax(-1) == GREEN
+    if not named.any():
+        return False
+    return float(np.median(edges[named][:, 0])) >= WASHED * model.means[YELLOW, 2]

@@ -1164,7 +1164,10 @@ def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges
     blue (``missing_colour.as_blue``: pale blue links that light or a lamp's cast moved
     nearer green's hue), or the colours learnt without green from ``model`` when the cells
     ``learn`` (N,) bool read mostly as tiles without green and the fourth colour is
-    needless (``missing_colour.needless``: blue links over-exposed in part).  The numbers
+    needless (``missing_colour.needless``: blue links over-exposed in part) or what it
+    names green is as light as yellow (``missing_colour.washed_green``: a blue pair under
+    glare).  When ``learnt`` names no link green and reads the cells as such a run, it is
+    kept without green (``missing_colour.green_unnamed``).  The numbers
     counted are those read on ``edges`` (N, 6, 3) that could be given as tiles
     (:data:`acceptance.UNFIT`), the cells ``learn`` claiming numbers first."""
     if learn.sum() < missing_colour.DISCOVERY_MIN or learnt.absent == missing_colour.GREEN:
@@ -1177,6 +1180,11 @@ def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges
         # (a board whose third colour is named green reads as tiles with green: no run)
         blue = missing_colour.as_blue(learnt)
         return blue if missing_colour.discovery_run(_numbers_read(blue, edges, learn)) else learnt
+    if (missing_colour.green_unnamed(learnt, logp)
+            and missing_colour.discovery_run(_numbers_read(learnt, edges, learn))):
+        # (a Discovery puzzle whose clear cells show no green is read without green to
+        # the end: the doubtful cells read later cannot take a green twin)
+        return missing_colour.without(learnt, missing_colour.GREEN)
     scores = identify.candidate_scores(logp).reshape(len(logp), -1)
     own = identify.NUMBERS[scores.argmax(1) // 6].tolist()
     if learnt.absent is not None or not missing_colour.mostly_without_green(own):
@@ -1185,7 +1193,8 @@ def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges
         return learnt
     three = _refit_colours(missing_colour.without(model, missing_colour.GREEN), edges, learn)
     if (missing_colour.discovery_run(_numbers_read(three, edges, learn))
-            and missing_colour.needless(learnt, three, edges[learn])):
+            and (missing_colour.needless(learnt, three, edges[learn])
+                 or missing_colour.washed_green(learnt, edges[learn]))):
         return three
     return learnt
 
