@@ -1,5 +1,6 @@
 """The per-photo colour model: dim light must not turn yellow links green."""
 import numpy as np
+import pytest
 
 from referee.compare import best_alignment, same_position
 from referee.tiles import rotated_edges
@@ -127,8 +128,7 @@ def test_three_colour_board_whose_pale_blue_splits_is_read_without_green():
     start = colours.adapt_scale(first, edges.reshape(-1, 3))
     learn = np.ones(len(edges), bool)
     model = reader.learn_colours(start, edges, learn)
-    readings = identify.identify(colours.log_probs(edges, model))
-    assert [r.tile for r in readings] == list(range(1, 11))
+    assert _tiles(edges, model) == list(range(1, 11))
     assert model.absent == missing_colour.GREEN
 
 
@@ -148,11 +148,20 @@ def _four_colour_edges(colours_lab: dict[str, tuple[float, float, float]],
                       for c in rotated_edges(n, n % 6)] for n in numbers], np.float64)
 
 
-def _learnt(edges: np.ndarray) -> colours.ColourModel:
+def _start(edges: np.ndarray) -> colours.ColourModel:
+    """The prototypes, scaled to the chroma of ``edges`` (N, 6, 3) Lab (grey at 0)."""
     first = colours.initial_model(np.zeros((4, 4, 3), np.float32))
     first.neutral = np.zeros(2, np.float32)
-    return reader.learn_colours(colours.adapt_scale(first, edges.reshape(-1, 3)), edges,
-                                np.ones(len(edges), bool))
+    return colours.adapt_scale(first, edges.reshape(-1, 3))
+
+
+def _learnt(edges: np.ndarray) -> colours.ColourModel:
+    return reader.learn_colours(_start(edges), edges, np.ones(len(edges), bool))
+
+
+def _tiles(edges: np.ndarray, model: colours.ColourModel) -> list[int]:
+    """The tile numbers ``model`` reads on the cells of ``edges``."""
+    return [r.tile for r in identify.identify(colours.log_probs(edges, model))]
 
 
 def test_grey_blue_links_named_green_are_split_off_as_blue():
@@ -183,8 +192,7 @@ def test_a_board_without_green_is_not_split_in_two():
     edges = _four_colour_edges(WARM | {"blue": (60.0, -5.0, -40.0)}, numbers)
     model = _learnt(edges)
     assert model.absent is None or model.absent == missing_colour.GREEN
-    readings = identify.identify(colours.log_probs(edges, model))
-    assert [r.tile for r in readings] == numbers
+    assert _tiles(edges, model) == numbers
 
 
 def test_a_board_under_a_warm_lamp_with_grey_blue_links_is_read(bench_scene):
@@ -232,8 +240,7 @@ def test_a_discovery_board_whose_blue_looks_green_is_read_as_tiles_one_to_n():
     edges = _four_colour_edges(PALE, list(range(1, 9)))
     model = _learnt(edges)
     assert model.absent == missing_colour.GREEN
-    readings = identify.identify(colours.log_probs(edges, model))
-    assert [r.tile for r in readings] == list(range(1, 9))
+    assert _tiles(edges, model) == list(range(1, 9))
 
 
 def test_a_board_of_green_tiles_is_not_renamed_blue():
@@ -243,8 +250,7 @@ def test_a_board_of_green_tiles_is_not_renamed_blue():
     edges = _four_colour_edges(PALE, numbers)
     model = _learnt(edges)
     assert model.absent != missing_colour.GREEN
-    readings = identify.identify(colours.log_probs(edges, model))
-    assert [r.tile for r in readings] == numbers
+    assert _tiles(edges, model) == numbers
 
 
 # a Discovery puzzle's links in good light (Lab; a and b centred on 0), green links clearly green
@@ -260,8 +266,7 @@ def test_a_green_tile_laid_in_a_discovery_puzzle_is_still_read():
     edges = _four_colour_edges(CLEAR, numbers)
     model = _learnt(edges)
     assert model.absent is None
-    readings = identify.identify(colours.log_probs(edges, model))
-    assert [r.tile for r in readings] == numbers
+    assert _tiles(edges, model) == numbers
 
 
 def test_bright_image_keeps_thin_light_strokes_and_drops_bodies_and_wide_light_areas():
@@ -278,23 +283,17 @@ def test_bright_image_keeps_thin_light_strokes_and_drops_bodies_and_wide_light_a
     assert img[50:55, 10:70].max() == 0.0
 
 
-def test_a_discovery_board_showing_no_green_is_read_without_green():
+@pytest.mark.parametrize("numbers, absent", [
+    (list(range(1, 9)), missing_colour.GREEN),      # a Discovery puzzle: green names no link
+    ([1, 2, 3, 15, 22, 30, 41, 50], None),          # four colours
+])
+def test_a_discovery_board_showing_no_green_is_read_without_green(numbers, absent):
     # tiles 1..8 in good light: green names no link, so the photo is taken to lack it and
-    # no cell read later can take a green twin
-    edges = _four_colour_edges(CLEAR, list(range(1, 9)))
-    model = _learnt(edges)
-    assert model.absent == missing_colour.GREEN
-    readings = identify.identify(colours.log_probs(edges, model))
-    assert [r.tile for r in readings] == list(range(1, 9))
-
-
-def test_a_four_colour_board_keeps_green():
-    numbers = [1, 2, 3, 15, 22, 30, 41, 50]
+    # no cell read later can take a green twin; a board with green keeps it
     edges = _four_colour_edges(CLEAR, numbers)
     model = _learnt(edges)
-    assert model.absent is None
-    readings = identify.identify(colours.log_probs(edges, model))
-    assert [r.tile for r in readings] == numbers
+    assert model.absent == absent
+    assert _tiles(edges, model) == numbers
 
 
 def test_a_tile_whose_blue_glare_washed_out_is_not_read_as_its_green_twin():
@@ -305,17 +304,13 @@ def test_a_tile_whose_blue_glare_washed_out_is_not_read_as_its_green_twin():
     washed = np.array([215.0, -30.0, -8.0])
     blue = [k for k, c in enumerate(rotated_edges(8, 8 % 6)) if c == "blue"]
     edges[7, blue] = washed + np.array([[0.0, 0.5, -0.5], [3.0, -0.5, 0.5]])
-    first = colours.initial_model(np.zeros((4, 4, 3), np.float32))
-    first.neutral = np.zeros(2, np.float32)
-    four = reader._refit_colours(colours.adapt_scale(first, edges.reshape(-1, 3)), edges,
-                                 np.ones(len(edges), bool))
+    four = reader._refit_colours(_start(edges), edges, np.ones(len(edges), bool))
     # (the four-colour model reads the washed pair green; no green link is that light)
-    assert [r.tile for r in identify.identify(colours.log_probs(edges, four))][7] == 31
-    assert missing_colour.washed_green(four, edges)
+    assert _tiles(edges, four)[7] == 31
+    assert missing_colour.washed_green(four, edges, colours.log_probs(edges, four))
     model = _learnt(edges)
     assert model.absent == missing_colour.GREEN
-    readings = identify.identify(colours.log_probs(edges, model))
-    assert [r.tile for r in readings] == numbers
+    assert _tiles(edges, model) == numbers
 
 
 def test_washed_green_tells_light_samples_from_green_links():
@@ -324,6 +319,8 @@ def test_washed_green_tells_light_samples_from_green_links():
     model.means[missing_colour.YELLOW, 2] = 200.0
     green = np.array([[[130.0, -30.0, 25.0]] * 6])
     light = np.array([[[190.0, -30.0, 25.0]] * 6])
-    assert not missing_colour.washed_green(model, green)
-    assert missing_colour.washed_green(model, light)
-    assert not missing_colour.washed_green(missing_colour.without(model, missing_colour.GREEN), light)
+    def washed(m: colours.ColourModel, edges: np.ndarray) -> bool:
+        return missing_colour.washed_green(m, edges, colours.log_probs(edges, m))
+    assert not washed(model, green)
+    assert washed(model, light)
+    assert not washed(missing_colour.without(model, missing_colour.GREEN), light)

@@ -277,9 +277,10 @@ as light as yellow ones (the prototypes' L 80 and 160, measured on ``real_tiles`
 light that lifts one lifts the other."""
 
 
-def washed_green(model: colours.ColourModel, edges: np.ndarray) -> bool:
-    """Are the edge samples of ``edges`` (N, 6, 3) Lab that ``model`` names green as light
-    as its yellow links (:data:`WASHED`)?
+def washed_green(model: colours.ColourModel, edges: np.ndarray, logp: np.ndarray) -> bool:
+    """Are the edge samples of ``edges`` (N, 6, 3) Lab that ``model`` names green (their
+    log-probabilities under it ``logp``, (N, 6, 5)) as light as its yellow links
+    (:data:`WASHED`)?
 
     No green link is: such samples are another colour washed out.  A glare spot over one
     tile of a Discovery puzzle leaves its pale blue links light and nearly grey, their hue
@@ -288,7 +289,7 @@ def washed_green(model: colours.ColourModel, edges: np.ndarray) -> bool:
     its green twin 31, the four-colour model likelier by 9.9 where its price is 6.1)."""
     if model.absent is not None or edges.size == 0:
         return False
-    named = colours.log_probs(edges, model).argmax(-1) == GREEN
+    named = logp.argmax(-1) == GREEN
     if not named.any():
         return False
     return float(np.median(edges[named][:, 0])) >= WASHED * model.means[YELLOW, 2]

@@ -1194,7 +1194,7 @@ def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges
     three = _refit_colours(missing_colour.without(model, missing_colour.GREEN), edges, learn)
     if (missing_colour.discovery_run(_numbers_read(three, edges, learn))
             and (missing_colour.needless(learnt, three, edges[learn])
-                 or missing_colour.washed_green(learnt, edges[learn]))):
+                 or missing_colour.washed_green(learnt, edges[learn], logp))):
         return three
     return learnt
 
