@@ -87,6 +87,24 @@ def test_a_glare_spot_over_part_of_a_real_tile_is_cleared():
     assert plain.readings and not reader._veiled_bodies(load_photo(_one_tile_picture(15)), plain)
 
 
+@pytest.mark.parametrize("number", [11, 15, 31, 46])
+def test_a_lone_real_tile_seen_steeply_under_a_glare_spot_is_read_whole(number):
+    # the spot lifts the tile's lower half to mid grey: that half still counts as body,
+    # being far darker than the glare-lit table around it, so the tile's outline fits one
+    # cell instead of a cell half its size that read 11 as 2, 31 as 15 and 46 as 48
+    from bench.real_photo_bench import VARIANTS
+    from vision import bodies, colours
+    tile, rotation = _labels()[number]
+    image = VARIANTS["glare-oblique"](_one_tile_picture(number))
+    board = read_photo(image)
+    assert [(p.tile, p.rotation) for p in board.tiles.values()] == [(tile, rotation)]
+    lab = colours.to_lab(image)
+    L8, split = bodies._lightness_split(lab)
+    lit = bodies.glare_lit(lab, L8, min(split, 110.0))
+    # below the tile's middle (the glare's side) and nowhere on the table's corners
+    assert lit[140:170, 120:180].mean() > 0.2 and not lit[:40, :40].any() and not lit[-40:, -40:].any()
+
+
 def test_a_real_tile_under_a_warm_lamps_glare_is_read_with_the_cast_the_glare_shows_taken_off():
     # a warm lamp's glare spot over real tile 24's green link makes it look yellow: as
     # taken, the tile reads confidently as tile 2 (its green swapped for yellow); the

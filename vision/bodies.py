@@ -108,11 +108,56 @@ def tile_mask(lab: np.ndarray, link: np.ndarray) -> np.ndarray:
         k = max(15, max(L8.shape) // 8)
         bg = cv2.blur(L8, (k, k)).astype(np.float32)
         dark = L8 < 0.75 * bg
+    else:
+        dark |= glare_lit(lab, L8, min(thr, 110.0))
     mask = (dark | (link > 0.5)).astype(np.uint8) * 255
     k = max(3, int(round(min(lab.shape[:2]) / 200)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     return mask
+
+
+GLARE_LIT = 60
+"""How much (of 255) darker than the lightest of its surroundings a grey pixel must be to
+count as a tile body lit by glare (see :func:`glare_lit`)."""
+
+GLARE_WHITE = 245
+"""How light (of 255) that lightest place must be: glare, not a light table or cloth (a
+table as light as 225 left the test's gain to chance on the benchmark boards)."""
+
+
+def glare_lit(lab: np.ndarray, L8: np.ndarray, dark: float) -> np.ndarray:
+    """bool mask (H, W) of grey pixels at or above lightness ``dark`` (the tile mask's
+    split) yet much darker than the lightest place around them.
+
+    ``lab``: the photo as :func:`colours.to_lab` gives it; ``L8``: its lightness as uint8.
+
+    A lamp's reflection lifts a black body to mid grey, above the photo's split of
+    lightness, so the dark test loses that part of a tile and a lone tile's outline is cut
+    short (a real tile under a glare spot, seen steeply, then fitted a cell half its size).
+    The table around it is lifted too, so the body stays clearly darker than its
+    surroundings.  "Around" is a closing over a third of the picture's longer side, taken
+    on a copy reduced to at most 160 px for speed.
+    """
+    h, w = L8.shape
+    f = min(1.0, 160.0 / max(h, w))
+    small = cv2.resize(L8, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
+    k = max(3, max(small.shape) // 3)
+    light = cv2.morphologyEx(small, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    lit = np.zeros((h, w), bool)
+    # most photos have no such place: look at full size only inside the reduced copy's box
+    ys, xs = np.nonzero((cv2.subtract(light, small) > GLARE_LIT // 2) & (small >= dark)
+                        & (light >= GLARE_WHITE))
+    if ys.size == 0:
+        return lit
+    y0, y1 = max(0, int((ys.min() - 1) / f)), min(h, int((ys.max() + 2) / f))
+    x0, x1 = max(0, int((xs.min() - 1) / f)), min(w, int((xs.max() + 2) / f))
+    up = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
+    part = lab[y0:y1, x0:x1]
+    near = L8[y0:y1, x0:x1]
+    lit[y0:y1, x0:x1] = ((cv2.subtract(up, near) > GLARE_LIT) & (near >= dark) & (up >= GLARE_WHITE)
+                         & (colours.chroma(part[..., 1], part[..., 2]) < 10 + 0.08 * part[..., 0]))
+    return lit
 
 
 def fit_hexagon(points: np.ndarray, area: float) -> tuple[np.ndarray, np.ndarray] | None:
