@@ -135,9 +135,9 @@ def glare_lit(lab: np.ndarray, L8: np.ndarray, dark: float) -> np.ndarray:
     A lamp's reflection lifts a black body to mid grey, above the photo's split of
     lightness, so the dark test loses that part of a tile and a lone tile's outline is cut
     short (a real tile under a glare spot, seen steeply, then fitted a cell half its size).
-    The table around it is lifted too, so the body stays clearly darker than its
-    surroundings.  "Around" is a closing over a third of the picture's longer side, taken
-    on a copy reduced to at most 160 px for speed.
+    The table around it is lifted to near white too (at least :data:`GLARE_WHITE`), so the
+    body stays clearly darker than its surroundings.  "Around" is a closing over a third
+    of the picture's longer side, taken on a copy reduced to at most 160 px for speed.
     """
     h, w = L8.shape
     f = min(1.0, 160.0 / max(h, w))
