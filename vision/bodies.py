@@ -45,11 +45,15 @@ def dark_mask(lab: np.ndarray) -> np.ndarray:
     white cloth is lighter than the photo's Otsu split of lightness.  On a dark table the
     mask covers the table too, which is harmless: it only says where links may be.
     """
-    L = lab[..., 0]
-    chroma = colours.chroma(lab[..., 1], lab[..., 2])
     _L8, thr = _lightness_split(lab)
     thr = float(np.clip(thr, 70, 150))
-    return (chroma < 10 + 0.08 * L) & (L < thr)
+    return _grey(lab) & (lab[..., 0] < thr)
+
+
+def _grey(lab: np.ndarray) -> np.ndarray:
+    """bool (H, W): pixels of Lab ``lab`` grey enough for a tile body (chroma under 10
+    plus a twelfth of the lightness: a lit glossy body takes on a little colour)."""
+    return colours.chroma(lab[..., 1], lab[..., 2]) < 10 + 0.08 * lab[..., 0]
 
 
 def darker_part(lab: np.ndarray, dark: np.ndarray) -> np.ndarray:
@@ -94,14 +98,25 @@ def body_region(dark: np.ndarray, radius: int) -> np.ndarray:
     return m.astype(np.float32)
 
 
+DARKEST_SPLIT = 110.0
+"""The tile mask's split of lightness is the photo's Otsu split, at most this (of 255)."""
+
+
+def _dark_split(lab: np.ndarray) -> tuple[np.ndarray, float]:
+    """Lightness as uint8 (H, W) of ``lab`` and the split below which the tile mask takes
+    a pixel as dark (:data:`DARKEST_SPLIT`)."""
+    L8, thr = _lightness_split(lab)
+    return L8, min(thr, DARKEST_SPLIT)
+
+
 def tile_mask(lab: np.ndarray, link: np.ndarray) -> np.ndarray:
     """uint8 mask (255 = tile-like) of a working-scale photo.
 
     Pixels darker than the photo's Otsu split of lightness (the bodies against a lighter
     table) or link-coloured, closed so links inside a body are filled.
     """
-    L8, thr = _lightness_split(lab)
-    dark = L8 < min(thr, 110.0)
+    L8, split = _dark_split(lab)
+    dark = L8 < split
     if dark.mean() > 0.5:
         # a dark table falls below the split too: bodies are then the pixels clearly
         # darker than the table around them
@@ -109,7 +124,7 @@ def tile_mask(lab: np.ndarray, link: np.ndarray) -> np.ndarray:
         bg = cv2.blur(L8, (k, k)).astype(np.float32)
         dark = L8 < 0.75 * bg
     else:
-        dark |= glare_lit(lab, L8, min(thr, 110.0))
+        dark |= glare_lit(lab)
     mask = (dark | (link > 0.5)).astype(np.uint8) * 255
     k = max(3, int(round(min(lab.shape[:2]) / 200)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -126,11 +141,12 @@ GLARE_WHITE = 245
 table as light as 225 left the test's gain to chance on the benchmark boards)."""
 
 
-def glare_lit(lab: np.ndarray, L8: np.ndarray, dark: float) -> np.ndarray:
-    """bool mask (H, W) of grey pixels at or above lightness ``dark`` (the tile mask's
-    split) yet much darker than the lightest place around them.
+def glare_lit(lab: np.ndarray) -> np.ndarray:
+    """bool mask (H, W) of grey pixels at or above the tile mask's split of lightness
+    (:func:`_dark_split`) yet much darker than the lightest place around them.
 
-    ``lab``: the photo as :func:`colours.to_lab` gives it; ``L8``: its lightness as uint8.
+    ``lab``: the photo as :func:`colours.to_lab` gives it (not changed in place since the
+    tile mask split its lightness: the split is reused).
 
     A lamp's reflection lifts a black body to mid grey, above the photo's split of
     lightness, so the dark test loses that part of a tile and a lone tile's outline is cut
@@ -139,6 +155,7 @@ def glare_lit(lab: np.ndarray, L8: np.ndarray, dark: float) -> np.ndarray:
     body stays clearly darker than its surroundings.  "Around" is a closing over a third
     of the picture's longer side, taken on a copy reduced to at most 160 px for speed.
     """
+    L8, dark = _dark_split(lab)
     h, w = L8.shape
     f = min(1.0, 160.0 / max(h, w))
     small = cv2.resize(L8, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
@@ -153,10 +170,9 @@ def glare_lit(lab: np.ndarray, L8: np.ndarray, dark: float) -> np.ndarray:
     y0, y1 = max(0, int((ys.min() - 1) / f)), min(h, int((ys.max() + 2) / f))
     x0, x1 = max(0, int((xs.min() - 1) / f)), min(w, int((xs.max() + 2) / f))
     up = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
-    part = lab[y0:y1, x0:x1]
     near = L8[y0:y1, x0:x1]
     lit[y0:y1, x0:x1] = ((cv2.subtract(up, near) > GLARE_LIT) & (near >= dark) & (up >= GLARE_WHITE)
-                         & (colours.chroma(part[..., 1], part[..., 2]) < 10 + 0.08 * part[..., 0]))
+                         & _grey(lab[y0:y1, x0:x1]))
     return lit
 
 
