@@ -1,6 +1,8 @@
 """A small group of tiles on a large photo is found and read on a full-resolution crop;
 every pixel the reader reports is still in the whole photo's frame."""
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
@@ -173,3 +175,25 @@ def test_three_big_tiles_at_a_steep_tilt_read_on_their_own_lattice(bench_scene):
     path, _truth, expected = bench_scene("hard", 113)
     board = reader.read_photo(str(path))
     assert best_alignment(expected, board)[2] == len(board) == len(expected) == 3
+
+
+def test_a_crop_too_small_for_the_board_read_is_not_read(bench_scene, monkeypatch):
+    # video-720p-0: 48 tiles of 48 px on a dark check cloth, motion-blurred.  One look
+    # reads 47 of them, but the cloth under the tile mask keeps the read "poor", and the
+    # tiles' region is a few squares of the cloth with room for about 36 cells: reading
+    # that crop (5 s of the frame's 9) could not give a better board.
+    path, _truth, expected = bench_scene("video-720p", 0)
+    crops = []
+    real = reader._analyse_region
+    monkeypatch.setattr(reader, "_analyse_region",
+                        lambda photo, source, box, *a, **k: crops.append(box) or real(photo, source, box, *a, **k))
+    scene, board = reader.read(str(path))
+    assert best_alignment(expected, board)[2] >= len(expected) - 1
+    assert crops == []
+    # the box the region finder gives is that small one, and a read of 3 tiles would
+    # still look there
+    photo = reader.load_photo(str(path))
+    box = region.board_region(photo.image)
+    assert box is not None and not reader._room_for_more(scene, box, photo)
+    few = dataclasses.replace(scene, readings=scene.readings[:3])
+    assert reader._room_for_more(few, box, photo)
