@@ -324,7 +324,9 @@ def _analyse_with_region(photo: Photo, source: Any, profile: Any, pitch_px: floa
 
 def _room_for_more(scene: Scene, box: tuple[int, int, int, int], photo: Photo) -> bool:
     """Could the crop ``box`` (decoded-photo px) hold more cells of the read ``scene``'s
-    size than ``scene`` read tiles?  A crop that cannot is not read: its read cannot win.
+    size than ``scene`` read tiles?  A crop that cannot is not read: it could give no
+    more tiles than the read it would have to beat (hard and real-texture 0-199 read the
+    same without such crops).
 
     The region is the body holding the most link colour, and a dark check cloth can make
     that a few squares of it: video-720p-0 read 47 tiles of 48 in the whole frame (poor
