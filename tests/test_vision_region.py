@@ -180,8 +180,8 @@ def test_three_big_tiles_at_a_steep_tilt_read_on_their_own_lattice(bench_scene):
 def test_a_crop_too_small_for_the_board_read_is_not_read(bench_scene, monkeypatch):
     # video-720p-0: 48 tiles of 48 px on a dark check cloth, motion-blurred.  One look
     # reads 47 of them, but the cloth under the tile mask keeps the read "poor", and the
-    # tiles' region is a few squares of the cloth with room for about 36 cells: reading
-    # that crop (5 s of the frame's 9) could not give a better board.
+    # tiles' region is a few squares of the cloth holding 41 of the read's cells: reading
+    # that crop (5 s of the frame's 9) could give no more tiles than the read has.
     path, _truth, expected = bench_scene("video-720p", 0)
     crops = []
     real = reader._analyse_region

@@ -323,25 +323,23 @@ def _analyse_with_region(photo: Photo, source: Any, profile: Any, pitch_px: floa
 
 
 def _room_for_more(scene: Scene, box: tuple[int, int, int, int], photo: Photo) -> bool:
-    """Could the crop ``box`` (decoded-photo px) hold more cells of the read ``scene``'s
-    size than ``scene`` read tiles?  A crop that cannot is not read: it could give no
+    """Does the crop ``box`` (decoded-photo px) hold more cells of the read ``scene``'s
+    lattice than ``scene`` read tiles?  A crop that does not is not read: it could give no
     more tiles than the read it would have to beat (hard and real-texture 0-199 read the
     same without such crops).
 
     The region is the body holding the most link colour, and a dark check cloth can make
     that a few squares of it: video-720p-0 read 47 tiles of 48 in the whole frame (poor
     only because the cloth lies under the tile mask), and then spent 5 s of its 9 on a
-    crop with room for 36 cells."""
+    crop holding 41 of its cells."""
     n = len(scene.readings)
     if n < 3 or scene.lattice is None:
         return True
-    r = second_look.cell_size(scene) * photo.scale
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    return area > n * HEX_AREA * r * r
-
-
-HEX_AREA = 1.5 * np.sqrt(3.0)
-"""A regular hexagon's area over its centre-to-corner size squared."""
+    # decoded px -> the read's working px
+    x0, y0, x1, y1 = ((np.asarray(box, np.float64).reshape(2, 2) / photo.scale - scene.origin)
+                      * scene.work_scale).ravel()
+    h, w = scene.work.shape[:2]
+    return len(scene.lattice.cells_in(w, h, window=(x0, y0, x1, y1))) > n
 
 
 def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
