@@ -4,7 +4,7 @@ import numpy as np
 
 from vision.identify import edge_labels, identify, log_sum_exp
 from vision.lattice import Lattice
-from vision.order_stats import median, percentile
+from vision.order_stats import median, percentile, row_medians
 
 
 def test_median_and_percentile_equal_numpys():
@@ -21,6 +21,19 @@ def test_median_and_percentile_equal_numpys():
         for q in (0, 10, 25, 40, 60, 99, 100):
             want, got = np.percentile(a, q), percentile(a, q)
             assert np.asarray(got).dtype == np.asarray(want).dtype and got == want
+
+
+def test_row_medians_equal_nanmedian_over_the_kept_entries():
+    rng = np.random.default_rng(4)
+    for trial in range(200):
+        n, k = (int(v) for v in rng.integers(1, 12, 2))
+        a = (rng.integers(0, 4, (n, k)) * 1.5 if trial % 3 == 0 else rng.normal(size=(n, k)) * 50)
+        keep = rng.random((n, k)) < rng.random()
+        want = np.full(n, np.nan)
+        for i in range(n):
+            if keep[i].any():
+                want[i] = np.median(a[i, keep[i]])
+        assert np.array_equal(row_medians(a, keep), want, equal_nan=True)
 
 
 def test_log_sum_exp_rows_and_all_impossible_row():

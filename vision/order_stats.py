@@ -47,3 +47,16 @@ def percentile(a: np.ndarray, q: float) -> np.floating:
     d = x1 - x0
     # NumPy's lerp: from the nearer end, t weakly typed (a float32 array stays float32)
     return x1 - d * (1 - t) if t >= 0.5 else x0 + d * t
+
+
+def row_medians(a: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Median of each row of ``a`` (N, K) float over the entries ``keep`` (N, K) bool,
+    (N,) float64; NaN for a row that keeps none.  Equal to ``np.nanmedian`` of ``a`` with
+    the other entries NaN, in a fraction of its time: the kept entries are sorted to the
+    front of each row and the middle one or two taken."""
+    a = np.asarray(a, np.float64)
+    k = keep.sum(1)
+    ranked = np.sort(np.where(keep, a, np.inf), axis=1)
+    lo = np.take_along_axis(ranked, (np.maximum(k - 1, 0) // 2)[:, None], 1)[:, 0]
+    hi = np.take_along_axis(ranked, (np.maximum(k, 1) // 2)[:, None], 1)[:, 0]
+    return np.where(k > 0, 0.5 * (lo + hi), np.nan)

@@ -21,7 +21,7 @@ import numpy as np
 from referee.hexgrid import distance
 
 from . import colours
-from .order_stats import percentile
+from .order_stats import percentile, row_medians
 
 REACH = 2
 """Hex distance of the clear cells whose yellow links give a cell's light (19 cells at
@@ -71,12 +71,7 @@ def yellow_light(edges: np.ndarray, neutral: np.ndarray) -> np.ndarray:
     chroma = np.hypot(edges[..., 1] - neutral[0], edges[..., 2] - neutral[1])
     yellow = ((colours.nearest_hue(edges, neutral) == colours.CLASSES.index("yellow"))
               & (chroma >= YELLOW_CHROMA))
-    # (the median of each row's yellow samples: sorted, the others pushed to the end)
-    light = np.sort(np.where(yellow, edges[..., 0] + L_OFFSET, np.inf), axis=1)
-    k = yellow.sum(1)
-    lo = np.take_along_axis(light, np.maximum(k - 1, 0)[:, None] // 2, 1)[:, 0]
-    hi = np.take_along_axis(light, np.maximum(k, 1)[:, None] // 2, 1)[:, 0]
-    return np.where(k >= 2, 0.5 * (lo + hi), np.nan)
+    return np.where(yellow.sum(1) >= 2, row_medians(edges[..., 0] + L_OFFSET, yellow), np.nan)
 
 
 def cell_gains(cells: np.ndarray, edges: np.ndarray, clear: np.ndarray,
@@ -110,7 +105,7 @@ def cell_gains(cells: np.ndarray, edges: np.ndarray, clear: np.ndarray,
     told = near.sum(1) >= LEAST_ALIKE
     if not told.any():
         return gains
-    light = np.nanmedian(np.where(near, y[None, :], np.nan)[told], axis=1)
+    light = row_medians(np.broadcast_to(y, near.shape)[told], near[told])
     ratio = board / np.maximum(light, 1.0)
     gains[told] = np.where(ratio >= LEAST_GAIN, np.minimum(ratio, MOST_GAIN), 1.0)
     return gains
