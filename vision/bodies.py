@@ -155,7 +155,7 @@ def glare_lit(lab: np.ndarray) -> np.ndarray:
     body stays clearly darker than its surroundings.  "Around" is a closing over a third
     of the picture's longer side, taken on a copy reduced to at most 160 px for speed.
     """
-    L8, dark = _dark_split(lab)
+    L8, split = _dark_split(lab)
     h, w = L8.shape
     f = min(1.0, 160.0 / max(h, w))
     small = cv2.resize(L8, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
@@ -163,7 +163,7 @@ def glare_lit(lab: np.ndarray) -> np.ndarray:
     light = cv2.morphologyEx(small, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     lit = np.zeros((h, w), bool)
     # most photos have no such place: look at full size only inside the reduced copy's box
-    ys, xs = np.nonzero((cv2.subtract(light, small) > GLARE_LIT // 2) & (small >= dark)
+    ys, xs = np.nonzero((cv2.subtract(light, small) > GLARE_LIT // 2) & (small >= split)
                         & (light >= GLARE_WHITE))
     if ys.size == 0:
         return lit
@@ -171,7 +171,7 @@ def glare_lit(lab: np.ndarray) -> np.ndarray:
     x0, x1 = max(0, int((xs.min() - 1) / f)), min(w, int((xs.max() + 2) / f))
     up = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
     near = L8[y0:y1, x0:x1]
-    lit[y0:y1, x0:x1] = ((cv2.subtract(up, near) > GLARE_LIT) & (near >= dark) & (up >= GLARE_WHITE)
+    lit[y0:y1, x0:x1] = ((cv2.subtract(up, near) > GLARE_LIT) & (near >= split) & (up >= GLARE_WHITE)
                          & _grey(lab[y0:y1, x0:x1]))
     return lit
 
