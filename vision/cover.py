@@ -65,6 +65,35 @@ def hidden_edges(logp: np.ndarray) -> np.ndarray:
     return np.exp(logp[..., :4]).max(-1) < SHOWN
 
 
+NOT_BODY = 15.0
+"""Lab distance from the tile bodies' colour beyond which a flank sample is not body."""
+
+LIKE_END = 15.0
+"""Lab distance within which a flank sample has the colour of the link end beside it:
+one colour over both, wider than a link, is a hand's or an object's."""
+
+
+FLANK_TINT = 8.0
+"""Chroma (Lab a/b distance from the bodies' hue) a flank needs to be taken for a hand or
+an object rather than glare."""
+
+
+def covered_edges(ends: np.ndarray, flanks: np.ndarray, body: np.ndarray) -> np.ndarray:
+    """Edges a hand or an object lies over, (N, 6) bool.
+
+    ``ends``: (N, 6, 3) Lab of each edge's link end; ``flanks``: (N, 6, 2, 3) Lab on
+    either side of it (``sampling.flank_cells``); ``body``: Lab (3,) of the tile bodies.
+    On a tile a link's flanks are body whatever its colour; a skin-coloured finger or an
+    orange pen over the edge reads as a confident link colour, but its colour runs on
+    past the link's width into a flank."""
+    off_body = np.linalg.norm(flanks - body, axis=-1) > NOT_BODY
+    # glare is the lamp's colour, near the body's hue: a veiled edge is no cover (it is
+    # cleared elsewhere); a light grey object over an edge shows no link anyway
+    tinted = np.linalg.norm(flanks[..., 1:] - body[1:], axis=-1) > FLANK_TINT
+    like_end = np.linalg.norm(flanks - ends[..., None, :], axis=-1) < LIKE_END
+    return (off_body & tinted & like_end).any(-1)
+
+
 def read_shown(logp: np.ndarray, hidden: np.ndarray, taken: set[int]) -> list[Reading | None]:
     """Read cells from their shown edges only.
 
@@ -102,3 +131,4 @@ def read_shown(logp: np.ndarray, hidden: np.ndarray, taken: set[int]) -> list[Re
         given.add(tile)
         out[i] = Reading(tile, k, float(conf[i]), float(p.mean()))
     return out
+

@@ -30,6 +30,26 @@ EDGE_OFFSETS = _edge_offsets()
 CORNER_OFFSETS = CORNERS * 0.8
 """(6, 2) plane offsets of the corner samples (always tile body on a Tantrix tile)."""
 
+# flank samples: beside an edge's link end, where a tile is always body.  Here (edge
+# length 1) they lie at least 0.26 from the centre line of any link a tile can carry (a
+# link is at most 0.24 wide; blur spreads it) and 0.12 inside the tile's outline.
+_FLANK_RAY = np.array([0.80, 0.86])
+_FLANK_ACROSS = np.array([0.34, 0.38])
+
+
+def _flank_offsets() -> np.ndarray:
+    out = []
+    for k in range(6):
+        d = MIDPOINTS[k] / np.linalg.norm(MIDPOINTS[k])
+        n = np.array([-d[1], d[0]])
+        out.append([[(SQ3 / 2) * t * d + side * a * n for t in _FLANK_RAY for a in _FLANK_ACROSS]
+                    for side in (-1, 1)])
+    return np.array(out)
+
+
+FLANK_OFFSETS = _flank_offsets()
+"""(6, 2, P, 2) plane offsets of the samples on either side of each edge's link end."""
+
 
 def lab_samples(bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Lab (a, b centred on 0) of a BGR uint8 image sampled at points (..., 2) → (..., 3)."""
@@ -116,6 +136,19 @@ def _sample_at(bgr: np.ndarray, H: np.ndarray, centres: np.ndarray, body: np.nda
     if body is not None and len(v):
         v, c = unveil(v.astype(np.float64), c.astype(np.float64), np.asarray(body, np.float64))
     return median(_to_lab(v), axis=2), _to_lab(c)
+
+
+def flank_cells(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Median Lab of each edge's link end (N, 6, 3), as :func:`sample_cells` gives it, and
+    of the body on either side of it (N, 6, 2, 3) (:data:`FLANK_OFFSETS`), uncorrected.
+
+    A link is narrower than an edge, so on a tile its flanks are body; a hand or an object
+    over the edge shows its own colour across the link end and its flanks alike."""
+    centres = np.asarray(cells, np.float64) @ BASIS.T + shifts
+    ends = sample(bgr, _apply(lat.H, centres[:, None, None, :] + EDGE_OFFSETS[None]))
+    flanks = sample(bgr, _apply(lat.H, centres[:, None, None, None, :] + FLANK_OFFSETS[None]))
+    return median(_to_lab(ends), axis=2), median(_to_lab(flanks), axis=3)
 
 
 def tinted_light(light: np.ndarray) -> np.ndarray:
