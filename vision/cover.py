@@ -72,7 +72,6 @@ LIKE_END = 15.0
 """Lab distance within which a flank sample has the colour of the link end beside it:
 one colour over both, wider than a link, is a hand's or an object's."""
 
-
 FLANK_TINT = 8.0
 """Chroma (Lab a/b distance from the bodies' hue) a flank needs to be taken for a hand or
 an object rather than glare."""
@@ -131,4 +130,3 @@ def read_shown(logp: np.ndarray, hidden: np.ndarray, taken: set[int]) -> list[Re
         given.add(tile)
         out[i] = Reading(tile, k, float(conf[i]), float(p.mean()))
     return out
-

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -975,8 +975,10 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         keep, unheld = _held_by_neighbours(keep, nearly, body_of, NEARLY)
         held = {cell for cell, _rd, _px in keep}
         keep, bad = _held_by_neighbours(keep, [it for it in bad if it[0] not in held], body_of)
-        keep, bad = _read_through_cover(keep, bad, occ, logp[:len(occ)],
-                                        (full, lat_full, shifts, occ[strong], shifts[strong]))
+        keep, bad = _read_through_cover(
+            keep, bad, occ, logp[:len(occ)],
+            lambda rows: _flank_covered(full, lat_full, occ[rows], shifts[rows],
+                                        occ[strong], shifts[strong]))
         # a glare patch over several tiles is read from its edge inwards: a cell read
         # clearly only once cleared of the veil holds its neighbours as a clear cell does
         known = np.concatenate([occ0[strong0], occ[won]])
@@ -1273,33 +1275,38 @@ def _held_by_neighbours(keep: list, bad: list, body: dict,
 
 
 def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray,
-                        seen: tuple | None = None) -> tuple[list, list]:
+                        covered: Callable[[np.ndarray], np.ndarray]) -> tuple[list, list]:
     """Cells of ``bad`` beside a tile read that a hand or an object covers in part, read
     from the edges that still show (:func:`cover.read_shown`) when those leave one tile.
-    ``logp`` (N, 6, 5) are the edge log-probabilities of the cells of ``occ``; ``seen``:
-    (photo, its lattice, the cells' shifts, clear cells and their shifts) to find edges
-    whose flanks show a cover (:func:`cover.covered_edges`; the clear cells give the
-    bodies' colour).  hard and real-texture 0-199: 3 tiles more read right and 3 fewer
-    read wrong; three tiles read before through a finger read as a link are now
-    unreadable (hard-119, -147, real-texture-52).  Returns (keep, bad)."""
-    row = {tuple(int(v) for v in c): i for i, c in enumerate(occ)}
+    ``logp`` (N, 6, 5) are the edge log-probabilities of the cells of ``occ``;
+    ``covered(rows)``: (len(rows), 6) bool, the edges of those cells of ``occ`` whose
+    flanks show a cover (:func:`_flank_covered`), hidden too.  hard and real-texture
+    0-199 with those: 3 tiles more read right and 3 fewer read wrong; three tiles read
+    before through a finger taken for a link are now unreadable (hard-119, -147,
+    real-texture-52).  Returns (keep, bad)."""
     kept = {cell for cell, _rd, _px in keep}
     near = [it for it in bad if any(n in kept for n in neighbours(it[0]))]
     if not near:
         return keep, bad
+    row = {tuple(int(v) for v in c): i for i, c in enumerate(occ)}
     rows = np.array([row[it[0]] for it in near])
-    hidden = cover.hidden_edges(logp[rows])
-    if seen is not None and len(seen[3]):
-        # (a finger or a coloured object can read as a confident link colour: its colour
-        # running on over the link's flanks gives it away)
-        full, lat_full, shifts, known, known_shifts = seen
-        ends, flanks = sampling.flank_cells(full, lat_full, occ[rows], shifts[rows])
-        body = sampling.body_lab(full, lat_full, known, known_shifts)
-        hidden |= cover.covered_edges(ends, flanks, body)
-    shown = cover.read_shown(logp[rows], hidden,
-                             {rd.tile for _c, rd, _px in keep})
+    # (a finger or a coloured object can read as a confident link colour: its colour
+    # running on over the link's flanks gives it away)
+    hidden = cover.hidden_edges(logp[rows]) | covered(rows)
+    shown = cover.read_shown(logp[rows], hidden, {rd.tile for _c, rd, _px in keep})
     read = {it[0]: (it[0], rd, it[2]) for it, rd in zip(near, shown) if rd is not None}
     return keep + list(read.values()), [it for it in bad if it[0] not in read]
+
+
+def _flank_covered(full: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray,
+                   clear: np.ndarray, clear_shifts: np.ndarray) -> np.ndarray:
+    """(N, 6) bool: edges of ``cells`` (N, 2) at plane ``shifts`` whose flanks show a hand
+    or an object (:func:`cover.covered_edges`) on the photo ``full`` that ``lat`` maps;
+    the ``clear`` cells at ``clear_shifts`` give the tile bodies' colour (none: no edge)."""
+    if len(clear) == 0:
+        return np.zeros((len(cells), 6), bool)
+    ends, flanks = sampling.flank_cells(full, lat, cells, shifts)
+    return cover.covered_edges(ends, flanks, sampling.body_lab(full, lat, clear, clear_shifts))
 
 
 def _plausible_unreadable(bad: list, good: list) -> list:

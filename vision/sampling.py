@@ -146,9 +146,8 @@ def flank_cells(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.nda
     A link is narrower than an edge, so on a tile its flanks are body; a hand or an object
     over the edge shows its own colour across the link end and its flanks alike."""
     centres = np.asarray(cells, np.float64) @ BASIS.T + shifts
-    ends = sample(bgr, _apply(lat.H, centres[:, None, None, :] + EDGE_OFFSETS[None]))
     flanks = sample(bgr, _apply(lat.H, centres[:, None, None, None, :] + FLANK_OFFSETS[None]))
-    return median(_to_lab(ends), axis=2), median(_to_lab(flanks), axis=3)
+    return _sample_at(bgr, lat.H, centres)[0], median(_to_lab(flanks), axis=3)
 
 
 def tinted_light(light: np.ndarray) -> np.ndarray:
