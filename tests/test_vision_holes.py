@@ -74,3 +74,49 @@ def test_bare_table_tells_a_hole_from_a_tile_and_a_hand():
     img, mask, where = _scene()
     centres = np.array([where["tile"], where["hole"], where["hand"]])
     assert table.bare_table(img, mask, centres, 30.0).tolist() == [False, True, False]
+
+
+def _striped_scene(size: float = 22.0):
+    """A blue-and-sand striped cloth under a square-on lattice of cells ``size`` px
+    (centre to corner), with a dark tile (a red and a yellow link) on cell (0, 0), a
+    fingertip over cell (3, -1), and cell (-3, 1) showing only the cloth."""
+    from vision.lattice import BASIS, Lattice, affine_from_basis
+
+    h, w = 300, 420
+    yy, xx = np.mgrid[0:h, 0:w]
+    img = np.where((((xx + yy) // 9) % 2 == 0)[..., None], np.uint8([150, 90, 30]),
+                   np.uint8([140, 200, 225])).astype(np.uint8)
+    lat = Lattice(affine_from_basis(size * BASIS, np.array([210.0, 150.0])))
+    tile = lat.centres(np.array([[0, 0]]))[0]
+    cv2.fillConvexPoly(img, np.round(CORNERS * size + tile).astype(np.int32), (30, 30, 30))
+    cv2.line(img, tuple(int(v) for v in tile - (size * 0.85, 0)),
+             tuple(int(v) for v in tile + (size * 0.85, 0)), (30, 30, 210), 5)
+    cv2.circle(img, tuple(int(v) for v in tile + (0, size * 0.9)), int(size * 0.5), (0, 210, 230), 4)
+    # (a fingertip within the cell: a hand spread over the empty cells round it too would
+    # lend them its colours, and the cell would pass for table, as the docstring says)
+    tip = lat.centres(np.array([[3, -1]]))[0]
+    cv2.circle(img, tuple(int(v) for v in tip), int(size * 0.7), (120, 160, 215), -1)
+    return img, lat
+
+
+def test_like_around_tells_a_patterned_cloth_from_a_tile_and_a_fingertip():
+    img, lat = _striped_scene()
+    cells = np.array([[0, 0], [3, -1], [-3, 1]])
+    share = table.like_around(img, lat, cells, busy={(0, 0), (3, -1), (-3, 1)})
+    tile, hand, cloth = share
+    assert cloth >= table.LIKE_AROUND
+    assert tile < table.LIKE_AROUND and hand < table.LIKE_AROUND
+    # the middle test alone cannot say it: the cloth's blue stripes are dark enough for a
+    # tile mask, and its median colour is neither stripe
+    assert 0.0 <= tile < 0.9
+
+
+def test_like_around_ignores_the_cells_of_loose_tiles_and_needs_table_round_a_cell():
+    img, lat = _striped_scene()
+    # a loose tile's cell beside the cloth cell is not table: its colours do not count
+    loose_at = lat.centres(np.array([[0, 0]]))
+    share = table.like_around(img, lat, np.array([[1, 0]]), busy={(1, 0)}, spots=loose_at)
+    assert share[0] >= table.LIKE_AROUND
+    # every cell round it busy: nothing says what the table looks like
+    ring = {(1 + dq, dr) for dq in range(-3, 4) for dr in range(-3, 4)}
+    assert table.like_around(img, lat, np.array([[1, 0]]), busy=ring).tolist() == [0.0]

@@ -295,6 +295,14 @@ def _drop_bare_table(scene: Scene) -> None:
     size = lattice.median_cell_size(scene.lattice, read if len(read) else cells)
     bare = table.bare_table(scene.work, scene.mask, scene.lattice.centres(cells), size)
     gone = {it[0] for it, b in zip(doubtful, bare) if b}
+    # (a patterned cloth's stray cells: only unreadable ones, a tile read stays a tile)
+    rest = [it[0] for it in scene.unreadable if it[0] not in gone]
+    if rest:
+        busy = {c for c, _rd, _px in scene.readings + scene.unreadable}
+        spots = np.array([(np.asarray(it["pixel"], np.float64) - scene.origin) * scene.work_scale
+                          for it in scene.loose]).reshape(-1, 2)
+        share = table.like_around(scene.work, scene.lattice, np.array(rest), busy, spots)
+        gone |= {c for c, s in zip(rest, share) if s >= table.LIKE_AROUND}
     scene.unreadable = [it for it in scene.unreadable if it[0] not in gone]
     scene.readings = [it for it in scene.readings if it[0] not in gone]
 

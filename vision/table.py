@@ -10,9 +10,13 @@ the table round it is a hole (or a patch of table the lattice strays over).
 """
 from __future__ import annotations
 
+from typing import Any
+
+import cv2
 import numpy as np
 
 from . import colours
+from .lattice import BASIS, CORNERS
 
 MIDDLE = 0.3
 """Radius of the middle disc tested, in cell sizes (centre to corner)."""
@@ -59,3 +63,93 @@ def bare_table(work: np.ndarray, mask: np.ndarray, centres: np.ndarray, size: fl
         here = np.median(lab[middle], axis=0)
         out[i] = float(np.linalg.norm(here - table)) < NEAR_TABLE
     return out
+
+
+LIKE_AROUND = 0.97
+"""Share of a cell's pixels with colours the empty cells round it show, from which an
+unreadable cell is the table (a patterned cloth: see :func:`like_around`)."""
+
+PALETTE_BIN = 6.0
+"""Side of the Lab colour bins (ΔE, lightness on 0..100) of :func:`like_around`."""
+
+PALETTE_SHARE = 0.002
+"""A colour bin is the table's when at least this share of the pixels round a cell fall
+in it (fewer are noise or a passing speck)."""
+
+AROUND_CELLS = 3
+"""Hex distance out to which the empty cells round a cell give the table's colours."""
+
+
+def like_around(work: np.ndarray, lat: Any, cells: np.ndarray, busy: set,
+                spots: np.ndarray | None = None) -> np.ndarray:
+    """Share of each cell's pixels whose colour the empty cells round it also show, (N,).
+
+    The middle test (:func:`bare_table`) takes the table for one colour beside a tile
+    mask; a striped, checked or flowered cloth has dark parts on the mask and bright ones
+    off it, so a stray cell of such a cloth passes neither.  Its colours, though, are the
+    colours of the cells round it, while a tile's body and links, a hand or an object bring
+    colours of their own.  A hand spread over the empty cells round a covered tile lends
+    them its colours too, and the tile then passes for table: on hard and real-texture
+    0-199 this took 4 covered tiles' unreadable cells (and 6 other tiles' that read as no
+    tile) along with 83 of the 129 unreadable cells where no tile lies.  ``work``: BGR uint8 (H, W, 3); ``lat``: the lattice (plane →
+    ``work`` pixels); ``cells``: (N, 2) cells to test; ``busy``: cells holding a tile or
+    reported unreadable (never used as table); ``spots``: (M, 2) ``work`` pixels of loose
+    tiles (their cells are not table either).  Cells with too little table round them get 0.
+    """
+    cells = np.asarray(cells, int).reshape(-1, 2)
+    out = np.zeros(len(cells))
+    if len(cells) == 0:
+        return out
+    lab = colours.to_lab(work)
+    lab[..., 0] *= 100.0 / 255.0
+    skip = set(busy)
+    if spots is not None and len(spots):
+        skip |= {tuple(int(v) for v in c) for c in lat.cell_at(np.asarray(spots, np.float64))}
+    ring = [(dq, dr) for dq in range(-AROUND_CELLS, AROUND_CELLS + 1)
+            for dr in range(-AROUND_CELLS, AROUND_CELLS + 1)
+            if 0 < max(abs(dq), abs(dr), abs(dq + dr)) <= AROUND_CELLS]
+    for i, (q, r) in enumerate(cells):
+        around = [(q + dq, r + dr) for dq, dr in ring if (q + dq, r + dr) not in skip]
+        table = _hexagon_pixels(lab, lat, around, 0.9)
+        mine = _hexagon_pixels(lab, lat, [(q, r)], 0.8)
+        # (a cell needs a few cells' worth of table round it to say what the table shows)
+        if len(mine) < 10 or len(table) < 3 * max(len(mine), 50):
+            continue
+        out[i] = _palette_share(table, mine)
+    return out
+
+
+def _palette_share(table: np.ndarray, mine: np.ndarray) -> float:
+    """Share of the Lab pixels ``mine`` (K, 3) whose colour bin, or a bin beside it, holds
+    at least :data:`PALETTE_SHARE` of the Lab pixels ``table`` (M, 3)."""
+    tb = np.floor(table / PALETTE_BIN).astype(np.int64)
+    lo = tb.min(0) - 1
+    dims = tb.max(0) - lo + 2
+    flat = np.ravel_multi_index((tb - lo).T, dims)
+    counts = np.bincount(flat, minlength=int(np.prod(dims))).reshape(dims)
+    seen = counts >= max(2.0, PALETTE_SHARE * len(table))
+    # one bin either way on every axis (a colour on a bin's border falls on either side
+    # of it); the padding bins round ``dims`` keep np.roll from wrapping colours round
+    for axis in range(3):
+        seen = seen | np.roll(seen, 1, axis) | np.roll(seen, -1, axis)
+    mb = np.floor(mine / PALETTE_BIN).astype(np.int64) - lo
+    inside = ((mb >= 0) & (mb < dims)).all(1)
+    hit = np.zeros(len(mine), bool)
+    hit[inside] = seen[tuple(mb[inside].T)]
+    return float(hit.mean())
+
+
+def _hexagon_pixels(lab: np.ndarray, lat: Any, cells: list, shrink: float) -> np.ndarray:
+    """The Lab pixels (K, 3) inside ``cells``' hexagons shrunk to ``shrink`` of their size."""
+    h, w = lab.shape[:2]
+    parts = []
+    for c in cells:
+        poly = lat.to_image(np.asarray(c, np.float64) @ BASIS.T + shrink * CORNERS)
+        x0, y0 = np.maximum(np.floor(poly.min(0)).astype(int), 0)
+        x1, y1 = np.minimum(np.ceil(poly.max(0)).astype(int), [w - 1, h - 1])
+        if x1 <= x0 or y1 <= y0:
+            continue
+        m = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+        cv2.fillConvexPoly(m, np.round(poly - [x0, y0]).astype(np.int32), 1)
+        parts.append(lab[y0:y1 + 1, x0:x1 + 1][m > 0])
+    return np.concatenate(parts) if parts else np.zeros((0, 3), np.float32)
