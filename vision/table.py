@@ -100,18 +100,27 @@ def like_around(work: np.ndarray, lat: Any, cells: np.ndarray, busy: set,
     out = np.zeros(len(cells))
     if len(cells) == 0:
         return out
-    lab = colours.to_lab(work)
-    lab[..., 0] *= 100.0 / 255.0
     skip = set(busy)
     if spots is not None and len(spots):
         skip |= {tuple(int(v) for v in c) for c in lat.cell_at(np.asarray(spots, np.float64))}
     ring = [(dq, dr) for dq in range(-AROUND_CELLS, AROUND_CELLS + 1)
             for dr in range(-AROUND_CELLS, AROUND_CELLS + 1)
             if 0 < max(abs(dq), abs(dr), abs(dq + dr)) <= AROUND_CELLS]
+    h, w = work.shape[:2]
     for i, (q, r) in enumerate(cells):
         around = [(q + dq, r + dr) for dq, dr in ring if (q + dq, r + dr) not in skip]
-        table = _hexagon_pixels(lab, lat, around, 0.9)
-        mine = _hexagon_pixels(lab, lat, [(q, r)], 0.8)
+        table_polys = _hexagons(lat, around, 0.9)
+        mine_poly = _hexagons(lat, [(q, r)], 0.8)
+        # (only the window round the cell and its ring is converted: this runs on live
+        # frames, and a whole 720p frame's Lab costs more than the rest of the test)
+        x0, y0 = np.maximum(np.floor(np.concatenate(table_polys + mine_poly).min(0)), 0).astype(int)
+        x1, y1 = np.minimum(np.ceil(np.concatenate(table_polys + mine_poly).max(0)) + 1, [w, h]).astype(int)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            continue
+        lab = colours.to_lab(work[y0:y1, x0:x1])
+        lab[..., 0] *= 100.0 / 255.0
+        table = lab[_filled(table_polys, (x0, y0), lab.shape[:2])]
+        mine = lab[_filled(mine_poly, (x0, y0), lab.shape[:2])]
         # (a cell needs a few cells' worth of table round it to say what the table shows)
         if len(mine) < 10 or len(table) < 3 * max(len(mine), 50):
             continue
@@ -139,17 +148,18 @@ def _palette_share(table: np.ndarray, mine: np.ndarray) -> float:
     return float(hit.mean())
 
 
-def _hexagon_pixels(lab: np.ndarray, lat: Any, cells: list, shrink: float) -> np.ndarray:
-    """The Lab pixels (K, 3) inside ``cells``' hexagons shrunk to ``shrink`` of their size."""
-    h, w = lab.shape[:2]
-    parts = []
-    for c in cells:
-        poly = lat.to_image(np.asarray(c, np.float64) @ BASIS.T + shrink * CORNERS)
-        x0, y0 = np.maximum(np.floor(poly.min(0)).astype(int), 0)
-        x1, y1 = np.minimum(np.ceil(poly.max(0)).astype(int), [w - 1, h - 1])
-        if x1 <= x0 or y1 <= y0:
-            continue
-        m = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
-        cv2.fillConvexPoly(m, np.round(poly - [x0, y0]).astype(np.int32), 1)
-        parts.append(lab[y0:y1 + 1, x0:x1 + 1][m > 0])
-    return np.concatenate(parts) if parts else np.zeros((0, 3), np.float32)
+def _hexagons(lat: Any, cells: list, shrink: float) -> list[np.ndarray]:
+    """The image corners (6, 2) of each of ``cells``' hexagons shrunk to ``shrink``."""
+    if not cells:
+        return []
+    plane = (np.asarray(cells, np.float64).reshape(-1, 2) @ BASIS.T)[:, None] + shrink * CORNERS
+    return list(lat.to_image(plane.reshape(-1, 2)).reshape(-1, 6, 2))
+
+
+def _filled(polys: list[np.ndarray], corner: tuple[int, int], shape: tuple[int, int]) -> np.ndarray:
+    """Bool mask of ``shape`` inside the polygons, given in image pixels of a window whose
+    top-left pixel is ``corner``."""
+    m = np.zeros(shape, np.uint8)
+    if polys:
+        cv2.fillPoly(m, [np.round(p - corner).astype(np.int32) for p in polys], 1)
+    return m > 0
