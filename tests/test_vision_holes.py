@@ -103,9 +103,9 @@ def test_like_around_tells_a_patterned_cloth_from_a_tile_and_a_fingertip():
     img, lat = _striped_scene()
     cells = np.array([[0, 0], [3, -1], [-3, 1]])
     share = table.like_around(img, lat, cells, busy={(0, 0), (3, -1), (-3, 1)})
-    tile, hand, cloth = share
+    tile, tip, cloth = share
     assert cloth >= table.LIKE_AROUND
-    assert tile < table.LIKE_AROUND and hand < table.LIKE_AROUND
+    assert tile < table.LIKE_AROUND and tip < table.LIKE_AROUND
     # the middle test alone cannot say it: the cloth's blue stripes are dark enough for a
     # tile mask, and its median colour is neither stripe
     assert 0.0 <= tile < 0.9

@@ -10,13 +10,13 @@ the table round it is a hole (or a patch of table the lattice strays over).
 """
 from __future__ import annotations
 
-from typing import Any
-
 import cv2
 import numpy as np
 
+from referee.hexgrid import ring
+
 from . import colours
-from .lattice import BASIS, CORNERS
+from .lattice import BASIS, CORNERS, Lattice
 
 MIDDLE = 0.3
 """Radius of the middle disc tested, in cell sizes (centre to corner)."""
@@ -57,8 +57,7 @@ def bare_table(work: np.ndarray, mask: np.ndarray, centres: np.ndarray, size: fl
         off = mask[y0:y1, x0:x1] == 0
         if (~off[middle]).mean() >= ON_MASK or off.sum() < 20:
             continue
-        lab = colours.to_lab(work[y0:y1, x0:x1])
-        lab[..., 0] *= 100.0 / 255.0  # ΔE on CIE lightness (0..100), as NEAR_TABLE was measured
+        lab = _lab(work[y0:y1, x0:x1])
         table = np.median(lab[off], axis=0)
         here = np.median(lab[middle], axis=0)
         out[i] = float(np.linalg.norm(here - table)) < NEAR_TABLE
@@ -80,7 +79,7 @@ AROUND_CELLS = 3
 """Hex distance out to which the empty cells round a cell give the table's colours."""
 
 
-def like_around(work: np.ndarray, lat: Any, cells: np.ndarray, busy: set,
+def like_around(work: np.ndarray, lat: Lattice, cells: np.ndarray, busy: set,
                 spots: np.ndarray | None = None) -> np.ndarray:
     """Share of each cell's pixels whose colour the empty cells round it also show, (N,).
 
@@ -91,8 +90,9 @@ def like_around(work: np.ndarray, lat: Any, cells: np.ndarray, busy: set,
     colours of their own.  A hand spread over the empty cells round a covered tile lends
     them its colours too, and the tile then passes for table: on hard and real-texture
     0-199 this took 4 covered tiles' unreadable cells (and 6 other tiles' that read as no
-    tile) along with 83 of the 129 unreadable cells where no tile lies.  ``work``: BGR uint8 (H, W, 3); ``lat``: the lattice (plane →
-    ``work`` pixels); ``cells``: (N, 2) cells to test; ``busy``: cells holding a tile or
+    tile) along with 83 of the 129 unreadable cells where no tile lies.
+
+    ``work``: BGR uint8 (H, W, 3); ``lat``: the lattice (plane → ``work`` pixels); ``cells``: (N, 2) cells to test; ``busy``: cells holding a tile or
     reported unreadable (never used as table); ``spots``: (M, 2) ``work`` pixels of loose
     tiles (their cells are not table either).  Cells with too little table round them get 0.
     """
@@ -103,22 +103,20 @@ def like_around(work: np.ndarray, lat: Any, cells: np.ndarray, busy: set,
     skip = set(busy)
     if spots is not None and len(spots):
         skip |= {tuple(int(v) for v in c) for c in lat.cell_at(np.asarray(spots, np.float64))}
-    ring = [(dq, dr) for dq in range(-AROUND_CELLS, AROUND_CELLS + 1)
-            for dr in range(-AROUND_CELLS, AROUND_CELLS + 1)
-            if 0 < max(abs(dq), abs(dr), abs(dq + dr)) <= AROUND_CELLS]
     h, w = work.shape[:2]
     for i, (q, r) in enumerate(cells):
-        around = [(q + dq, r + dr) for dq, dr in ring if (q + dq, r + dr) not in skip]
+        around = [c for k in range(1, AROUND_CELLS + 1) for c in ring((int(q), int(r)), k)
+                  if c not in skip]
         table_polys = _hexagons(lat, around, 0.9)
         mine_poly = _hexagons(lat, [(q, r)], 0.8)
         # (only the window round the cell and its ring is converted: this runs on live
         # frames, and a whole 720p frame's Lab costs more than the rest of the test)
-        x0, y0 = np.maximum(np.floor(np.concatenate(table_polys + mine_poly).min(0)), 0).astype(int)
-        x1, y1 = np.minimum(np.ceil(np.concatenate(table_polys + mine_poly).max(0)) + 1, [w, h]).astype(int)
+        pts = np.concatenate(table_polys + mine_poly)
+        x0, y0 = np.maximum(np.floor(pts.min(0)), 0).astype(int)
+        x1, y1 = np.minimum(np.ceil(pts.max(0)) + 1, [w, h]).astype(int)
         if x1 - x0 < 2 or y1 - y0 < 2:
             continue
-        lab = colours.to_lab(work[y0:y1, x0:x1])
-        lab[..., 0] *= 100.0 / 255.0
+        lab = _lab(work[y0:y1, x0:x1])
         table = lab[_filled(table_polys, (x0, y0), lab.shape[:2])]
         mine = lab[_filled(mine_poly, (x0, y0), lab.shape[:2])]
         # (a cell needs a few cells' worth of table round it to say what the table shows)
@@ -148,7 +146,15 @@ def _palette_share(table: np.ndarray, mine: np.ndarray) -> float:
     return float(hit.mean())
 
 
-def _hexagons(lat: Any, cells: list, shrink: float) -> list[np.ndarray]:
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """Lab of a BGR uint8 image with lightness on CIE's 0..100, so distances are ΔE (as
+    :data:`NEAR_TABLE` and :data:`PALETTE_BIN` were measured)."""
+    lab = colours.to_lab(bgr)
+    lab[..., 0] *= 100.0 / 255.0
+    return lab
+
+
+def _hexagons(lat: Lattice, cells: list, shrink: float) -> list[np.ndarray]:
     """The image corners (6, 2) of each of ``cells``' hexagons shrunk to ``shrink``."""
     if not cells:
         return []
