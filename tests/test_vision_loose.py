@@ -39,6 +39,29 @@ def test_unreadable_cells_bridge_a_far_group():
     assert [c for c, _rd, _px in loose] == [(5, 0)]
 
 
+def test_a_lone_tile_is_the_board_unless_something_unreadable_lies_apart_from_it():
+    # the first tile of a game stands alone
+    keep, loose = reader._split_isolated(_items((0, 0)))
+    assert len(keep) == 1 and loose == []
+    # a cell it cannot read right beside it (a hand over the next tile) keeps it the board
+    keep, loose = reader._split_isolated(_items((0, 0)), bad=_items((1, 0)))
+    assert len(keep) == 1 and loose == []
+    # one three cells off is another tile on the table: they lie apart, so both are loose
+    keep, loose = reader._split_isolated(_items((0, 0)), bad=_items((3, 0)))
+    assert keep == [] and [c for c, _rd, _px in loose] == [(0, 0)]
+
+
+def test_tiles_apart_on_an_empty_table_are_not_a_board(bench_scene):
+    # real-texture-168: three face-up tiles and three face-down ones on a dark cloth, no
+    # board; one is read, one is unreadable, one is missed: the one read is loose
+    path, truth, _expected = bench_scene("real-texture", 168)
+    assert truth["tiles"] == []
+    read = read_photo(str(path))
+    assert len(read) == 0
+    true_loose = {t["tile"] for t in truth["loose"]}
+    assert read.loose and {it["tile"] for it in read.loose} <= true_loose
+
+
 def test_a_loose_tile_on_face_down_tiles_is_not_a_board_group(bench_scene):
     # real-texture-50: a loose tile lying over face-down tiles far from the board read as
     # two touching cells of it; they are not part of the Tantrix

@@ -903,7 +903,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         cleared = corners.copy()
         unveiled = np.zeros(len(occ), bool)
         corner_light = median(corners[..., 0], axis=1)
-        redo = ~strong | (corner_light > median(corner_light[strong]) + LIFTED) if strong.any() else strong
+        lifted = (corner_light > median(corner_light[strong]) + LIFTED) if strong.any() else strong
+        redo = ~strong | lifted
         redo = np.nonzero(redo)[0]
         if len(redo):
             # faint cells and cells whose corners glare lifts are also sampled cleared of the
@@ -980,6 +981,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                 continue
             (keep if readable else bad).append(item)
         body_of = {tuple(int(v) for v in c): b for c, b in zip(occ, body)}
+        glare_lit = {tuple(int(v) for v in c) for c in occ[lifted & unveiled]}
         keep, unheld = _held_by_neighbours(keep, nearly, body_of, NEARLY)
         held = {cell for cell, _rd, _px in keep}
         keep, bad = _held_by_neighbours(keep, [it for it in bad if it[0] not in held], body_of)
@@ -1011,11 +1013,12 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     taken = _matching_all(keep, bad + unheld)
     # (the cells still doubtful, each read among the tiles that match the board around it;
     # both steps pass over cells already given)
-    taken += _matching_neighbours(keep + taken, bad + unheld, occ, logp, body_of)
+    taken += _matching_neighbours(keep + taken, bad + unheld, occ, logp, body_of, lit=glare_lit)
     # (and cells read cleared of glare, whose fit the glare spoils: see GLARED_READING;
     # then read among the tiles that match the board around them, as doubtful cells are)
     taken += _matching_all(keep + taken, glared, GLARED_READING)
-    taken += _matching_neighbours(keep + taken, glared, occ, logp, body_of, GLARED_TOUCHING)
+    taken += _matching_neighbours(keep + taken, glared, occ, logp, body_of, GLARED_TOUCHING,
+                                  glare_lit)
     given = {cell for cell, _rd, _px in taken}
     keep, bad = keep + taken, [it for it in bad if it[0] not in given] + odd
     if cloth and not keep:
@@ -1422,6 +1425,16 @@ NEIGHBOUR_OWN = 0.1
 own colours: the board may only settle between tiles the colours already favour."""
 
 
+GLARE_LIT_FIT = 0.5
+"""The fit (:data:`NEIGHBOUR_READING`'s 0.62 otherwise) a cell whose corners glare lifts
+needs when read among the tiles that match its neighbours (:func:`_matching_neighbours`):
+glare over a cell lifts its links towards white unevenly, more on the side nearer the
+spot, and clearing it by the corners' one veil leaves them off.  hard-80's tile 49 under
+a spot: the one free tile matching its neighbours, its own colours give it 0.61 of the
+336 candidates, at fit 0.55.  Only cells read cleared of the veil count: an empty cell of
+a light cloth has lifted corners too (hard-8: a tile invented at the board's rim when
+every lifted cell counted).  hard and real-texture 0-199: 2 tiles more, both right."""
+
 GLARED_TOUCHING = 4
 """The touching edges a cell read cleared of glare needs to be read among the tiles that
 match its neighbours (:func:`_matching_neighbours`): the glare spoils its own colours
@@ -1433,7 +1446,8 @@ under a hand)."""
 
 
 def _matching_neighbours(keep: list, doubtful: list, occ: np.ndarray, logp: np.ndarray,
-                         body_of: dict, least: int = NEIGHBOUR_READING[2]) -> list:
+                         body_of: dict, least: int = NEIGHBOUR_READING[2],
+                         lit: set | frozenset = frozenset()) -> list:
     """The cells of ``doubtful`` that, read among only the free tiles that match every tile
     of the board ``keep`` beside them (``referee.matching.fits``, on
     :data:`NEIGHBOUR_READING`'s number of edges or more), name one at its fit and
@@ -1449,7 +1463,9 @@ def _matching_neighbours(keep: list, doubtful: list, occ: np.ndarray, logp: np.n
     real-texture 0-119: 5 tiles more, all right (at fit 0.5, 3 more right and 2 wrong, hard-8's
     and hard-50's, fitting at 0.58-0.61); 120-199: 4 more, all right.  The cells are taken
     in turn, each against the board as it grows.  ``least``: the touching edges a cell
-    needs (:data:`GLARED_TOUCHING` for cells read cleared of glare)."""
+    needs (:data:`GLARED_TOUCHING` for cells read cleared of glare); ``lit``: cells whose
+    corners glare lifts and that read cleared of the veil, which need only
+    :data:`GLARE_LIT_FIT`."""
     fit, confidence = NEIGHBOUR_READING[:2]
     if not doubtful:
         return []
@@ -1472,7 +1488,8 @@ def _matching_neighbours(keep: list, doubtful: list, occ: np.ndarray, logp: np.n
         if read is None:
             continue
         rd, own = read
-        if rd.fit >= fit and rd.confidence >= confidence and own >= NEIGHBOUR_OWN:
+        if (rd.fit >= (GLARE_LIT_FIT if cell in lit else fit) and rd.confidence >= confidence
+                and own >= NEIGHBOUR_OWN):
             board.place(cell, rd.tile, rd.rotation)
             taken.append((cell, rd, px))
     return taken
@@ -1493,7 +1510,9 @@ def _split_isolated(items: list, others: int = 0, bad: list | tuple = ()) -> tup
     right 151 -> 152 of 183).  When no two tiles touch at
     all and there are several (``others`` counts the loose tiles found off the lattice),
     there is no Tantrix yet: every tile is loose.  A single tile alone is kept as the board
-    (the first tile of a game).
+    (the first tile of a game), unless an unreadable cell lies :data:`FAR_GROUP` cells or
+    more from it (real-texture-168: three face-up tiles apart on an empty table, one read,
+    one unreadable, one missed; the one read had been given as a board).
 
     A group of touching tiles at least :data:`FAR_GROUP` cells from the Tantrix is loose
     too: a missed tile leaves a gap of one cell, not two.  ``bad`` (the unreadable cells)
@@ -1504,7 +1523,11 @@ def _split_isolated(items: list, others: int = 0, bad: list | tuple = ()) -> tup
     groups = components([c for c, _rd, _px in items])
     main = groups[0]
     if len(main) == 1:
-        if len(items) + others >= 2:
+        # (an unreadable cell far from a lone tile is something else tile-like on the
+        # table, a tile too poor to read: the lone tile is then one of several apart)
+        far = [c for c, _rd, _px in bad if len(items) == 1
+               and distance(c, items[0][0]) >= FAR_GROUP]
+        if len(items) + others + bool(far) >= 2:
             return [], list(items)
         return items, []
     anchor = next(iter(main))
