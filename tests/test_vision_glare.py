@@ -20,6 +20,13 @@ def _veiled(a: float, white=(255.0, 255.0, 255.0)):
     return (1 - a) * edges + a * white, (1 - a) * corners + a * white, edges
 
 
+def _read_right(bench_scene, tier: str, index: int):
+    """Read a benchmark scene: (its true board, the read board, tiles read right)."""
+    path, _truth, expected = bench_scene(tier, index)
+    read = read_photo(str(path))
+    return expected, read, best_alignment(expected, read)[2]
+
+
 @pytest.mark.parametrize("a", [0.0, 0.3, 0.6])
 def test_unveil_recovers_the_colours_under_white_glare(a):
     edges, corners, truth = _veiled(a)
@@ -75,9 +82,7 @@ def test_dark_carpet_board_whose_links_the_first_looks_miss(bench_scene):
 def test_glare_washed_tiles_are_read_once_cleared(bench_scene):
     # hard-3: 7 large glossy tiles on a black cloth under three glare spots; two of them
     # are washed pale, and read only once their cells are cleared of the veil
-    path, _truth, expected = bench_scene("hard", 3)
-    read = read_photo(str(path))
-    right = best_alignment(expected, read)[2]
+    expected, read, right = _read_right(bench_scene, "hard", 3)
     assert right >= len(expected) - 1
     assert len(read) - right == 0
 
@@ -87,9 +92,7 @@ def test_a_glare_patch_over_several_tiles_is_read_from_its_edge_inwards(bench_sc
     # tiles at the board's edge.  One touches two clear tiles and is read cleared of the
     # veil in the first round; the two behind it have only one clear neighbour until it
     # is read, and are read in the next round.
-    path, _truth, expected = bench_scene("real-texture", 44)
-    read = read_photo(str(path))
-    right = best_alignment(expected, read)[2]
+    expected, read, right = _read_right(bench_scene, "real-texture", 44)
     assert right >= len(expected) - 1
     assert len(read) == right
 
@@ -286,9 +289,7 @@ def test_tiles_under_a_glare_spot_in_the_board_are_read(bench_scene):
     # hard-148: a glare spot over five tiles in the middle of the board.  Three of them
     # (52, 2, 32), read cleared of the veil, name their tile at confidence 0.96-1.0 but fit
     # 0.26-0.46; each matches every tile beside it.
-    path, _truth, expected = bench_scene("hard", 148)
-    board = read_photo(str(path))
-    right = best_alignment(expected, board)[2]
+    expected, board, right = _read_right(bench_scene, "hard", 148)
     assert right >= 46                                  # 43 before, 46 measured
     assert len(board) == right
 
@@ -297,9 +298,8 @@ def test_a_cell_glare_lifts_is_read_among_the_tiles_matching_its_neighbours(benc
     # hard-80: a glare spot over the top of a board of 17 tiles on a dark cloth.  Tile 49
     # under it is the one free tile that matches its neighbours, and its own colours favour
     # it (0.61 of the 336 candidates), but it fits at 0.55 only: the spot lifts its links
-    # unevenly.  Given at GLARE_LIT_FIT, it then holds the tile behind it.
-    path, _truth, expected = bench_scene("hard", 80)
-    board = read_photo(str(path))
-    right = best_alignment(expected, board)[2]
+    # unevenly.  Given at GLARE_LIT_FIT (its cell is read cleared of the veil), it then
+    # holds the tile behind it.
+    expected, board, right = _read_right(bench_scene, "hard", 80)
     assert right >= 16                                  # 14 before, 16 measured
     assert len(board) == right

@@ -1013,7 +1013,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     taken = _matching_all(keep, bad + unheld)
     # (the cells still doubtful, each read among the tiles that match the board around it;
     # both steps pass over cells already given)
-    taken += _matching_neighbours(keep + taken, bad + unheld, occ, logp, body_of, lit=glare_lit)
+    taken += _matching_neighbours(keep + taken, bad + unheld, occ, logp, body_of,
+                                  NEIGHBOUR_READING[2], glare_lit)
     # (and cells read cleared of glare, whose fit the glare spoils: see GLARED_READING;
     # then read among the tiles that match the board around them, as doubtful cells are)
     taken += _matching_all(keep + taken, glared, GLARED_READING)
@@ -1525,9 +1526,8 @@ def _split_isolated(items: list, others: int = 0, bad: list | tuple = ()) -> tup
     if len(main) == 1:
         # (an unreadable cell far from a lone tile is something else tile-like on the
         # table, a tile too poor to read: the lone tile is then one of several apart)
-        far = [c for c, _rd, _px in bad if len(items) == 1
-               and distance(c, items[0][0]) >= FAR_GROUP]
-        if len(items) + others + bool(far) >= 2:
+        far = any(distance(c, items[0][0]) >= FAR_GROUP for c, _rd, _px in bad)
+        if len(items) + others + far >= 2:
             return [], list(items)
         return items, []
     anchor = next(iter(main))
