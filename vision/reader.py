@@ -976,10 +976,13 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                     won.append(i)
                 elif readable:
                     nearly.append(item)
-                elif unveiled[i] and body[i] >= acceptance.BODY_CORNERS:
-                    glared.append(item)
-                elif body[i] >= acceptance.BODY_CORNERS and rd.confidence >= FAINT_DOUBT:
-                    bad.append(item)
+                elif body[i] >= acceptance.BODY_CORNERS:
+                    # (a tile's body round it: read on among the neighbours if glare
+                    # spoils it, else reported unreadable when one tile stands out)
+                    if unveiled[i]:
+                        glared.append(item)
+                    elif rd.confidence >= FAINT_DOUBT:
+                        bad.append(item)
                 continue
             (keep if readable else bad).append(item)
         body_of = {tuple(int(v) for v in c): b for c, b in zip(occ, body)}
@@ -1050,17 +1053,6 @@ only while they are at most this share of the well-read ones."""
 ASTRAY = 0.15
 """A clear cell whose own shift lies this far (plane units, cell centre to corner = 1)
 from its neighbours' is read where they put it too (:func:`_reread_poor`)."""
-
-
-FAINT_DOUBT = 0.9
-"""A faint cell (see :func:`_with_weak_neighbours`) that does not read as a tile, but whose
-corners are grey body (five of six, ``acceptance.BODY_CORNERS``) and whose colours favour
-one tile this clearly among the 336 candidates, is reported unreadable, not left out as
-table: a tile lies there (discovery10 over-exposed: tile 8's body at the board's rim
-washes out of the tile mask; read where its neighbours put it, it fits at 0.49 and names
-8 at 0.92).  Hard and real-texture 0-199: 3 more tiles reported unreadable, no more
-unreadable cells where no tile lies; 2 tiles more read right and 1 more wrong (hard-98,
-where the look kept changed)."""
 
 
 def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ: np.ndarray,
@@ -1277,6 +1269,16 @@ which must otherwise read clearly (:func:`acceptance.clear`, fit 0.75), when it 
 hard-102's corner tile, 174 px across on a red check cloth, read right at fit 0.74 and
 confidence 0.996, and so did a cell at real-texture-113's board's rim (hard and
 real-texture 0-119: 2 tiles more and 2 perfect boards, none wrong; 120-199 the same)."""
+
+FAINT_DOUBT = 0.9
+"""A faint cell (see :func:`_with_weak_neighbours`) that does not read as a tile, but whose
+corners are grey body (five of six, ``acceptance.BODY_CORNERS``) and whose colours favour
+one tile this clearly among the 336 candidates, is reported unreadable, not left out as
+table: a tile lies there (discovery10 over-exposed: tile 8's body at the board's rim
+washes out of the tile mask; read where its neighbours put it, it fits at 0.49 and names
+8 at 0.92).  Hard and real-texture 0-199: 3 more tiles reported unreadable, no more
+unreadable cells where no tile lies; 2 tiles more read right and 1 more wrong (hard-98,
+where the look kept changed)."""
 
 
 def _held_by_neighbours(keep: list, bad: list, body: dict,
