@@ -20,7 +20,8 @@ from referee.matching import facing_colours, fits, touching_edges
 from referee.tiles import rotated_edges
 
 from . import (acceptance, balance, bodies, colours, cover, frames, haze, identify, lattice,
-               loose, missing_colour, region, sampling, search, second_look, shading, table)
+               loose, missing_colour, patches, region, sampling, search, second_look, shading,
+               table)
 from .identify import NUMBERS
 from .image_io import Photo, load_photo
 from .lattice import BASIS, CORNERS, Lattice
@@ -1025,6 +1026,18 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     taken += _matching_all(keep + taken, glared, GLARED_READING)
     taken += _matching_neighbours(keep + taken, glared, occ, logp, body_of, GLARED_TOUCHING,
                                   glare_lit)
+    # (glared cells side by side that none of that settles, read together; see
+    # GLARED_HELD for those still unread)
+    given = {cell for cell, _rd, _px in taken}
+    left = [it for it in glared if it[0] not in given]
+    if left:
+        row = {tuple(int(v) for v in c): i for i, c in enumerate(occ)}
+        jointly = patches.read_patches(_board_of(keep + taken), [c for c, _rd, _px in left],
+                                       {c: logp[row[c]] for c, _rd, _px in left})
+        taken += [(c, jointly[c], px) for c, _rd, px in left if c in jointly]
+        have = {cell for cell, _rd, _px in keep + taken}
+        bad += [it for it in left if it[0] not in jointly
+                and sum(n in have for n in neighbours(it[0])) >= GLARED_HELD]
     given = {cell for cell, _rd, _px in taken}
     keep, bad = keep + taken, [it for it in bad if it[0] not in given] + odd
     if cloth and not keep:
@@ -1459,6 +1472,18 @@ glare: its middle tile, read right at confidence 0.46 and fit 0.65, is the one f
 matching its six neighbours.  hard and real-texture 0-199, at three edges: two more
 tiles, both wrong (hard-11, a floral cloth's glare; real-texture-185, a tile 64 %
 under a hand)."""
+
+
+GLARED_HELD = 4
+"""A cell read cleared of glare that is still unread after every reading above is reported
+unreadable when it touches this many tiles read (a tile washed out inside the board:
+hard-1's tile 13 under a glare spot, six tiles round it), and left out otherwise: glare
+over the cloth round the board, a loose or face-down tile beside it (video-720p-13: three
+such cells by a floral cloth's edge, reported unreadable, made its read look poor and sent
+it through every look), or a hole in a board (hard-183: at three, holes of a six-tile board
+were reported in some looks, and another look won with a loose tile invented).  At three
+when one tile is favoured at 0.9 (hard and real-texture 0-199): hard-166 went on to a look
+that reads its 3 missing tiles, but real-texture-181 to one that reads a tile wrong."""
 
 
 def _matching_neighbours(keep: list, doubtful: list, occ: np.ndarray, logp: np.ndarray,
