@@ -36,6 +36,12 @@ PATCH_OWN = 1e-3
 """Least posterior (among all 336 candidates, on the cell's own colours) a tile must have
 to be tried on a cell of a patch: the board may only choose among tiles the colours allow."""
 
+PATCH_LEAD = 0.015
+"""A patch is read only when one of its cells favours a free tile at least this much on its
+own colours: cells whose colours favour nothing (video-720p-8: sixteen cells by a dark
+table's edges, none over 0.008) are no washed tiles, and weighing their joint readings took
+0.27 s.  hard-1's patches: 0.33 and 0.03 at most on a cell; a thin margin."""
+
 PATCH_SURE = 0.9
 """Least posterior of the best joint reading among all joint readings that fit."""
 
@@ -43,7 +49,7 @@ PATCH_TOUCHING = 3
 """Least edges the patch must share with the board round it (a patch alone at the rim is
 read by its colours only, which glare spoils)."""
 
-PATCH_NODES = 5000
+PATCH_NODES = 1000
 """Search steps allowed per patch; a patch that needs more is left unread."""
 
 NEGLIGIBLE = 20.0
@@ -97,6 +103,8 @@ def _read_patch(board: Board, patch: list[Cell], logp: dict[Cell, np.ndarray]
     the patch to be read, and a joint reading must beat that to be believed."""
     used = {p.tile for p in board.tiles.values()}
     cands = {c: _candidates(logp[c], used) for c in patch}
+    if not any(v and v[0][2] >= np.log(PATCH_LEAD) for v in cands.values()):
+        return {}
     skip = float(np.log(PATCH_OWN))
     found: list[tuple[float, dict]] = []
     nodes = 0
