@@ -5,7 +5,7 @@ import numpy as np
 from referee.hexgrid import neighbours
 from referee.randomgame import random_position
 from referee.tiles import rotated_edges
-from vision import patches
+from vision import identify, patches
 from vision.colours import CLASSES
 
 
@@ -45,8 +45,8 @@ def test_washed_out_cells_side_by_side_are_read_by_the_board_round_them():
     logp = {c: _washed(board, c) for c in patch}
     # (each cell alone is far from sure of any tile)
     for c in patch:
-        sc = patches.identify.candidate_scores(logp[c][None]).ravel()
-        assert np.exp(sc.max() - patches.identify.log_sum_exp(sc[None])[0]) < 0.5
+        sc = identify.candidate_scores(logp[c][None]).ravel()
+        assert np.exp(sc.max() - identify.log_sum_exp(sc[None])[0]) < 0.5
     rest = board.copy()
     for c in patch:
         rest.remove(c)

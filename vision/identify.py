@@ -149,7 +149,7 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
         if last_if is not None:
             own_rot = best_rot[np.arange(n), own]
             own_conf = np.exp(best[np.arange(n), own] - lse)
-            unfit = (_fit(logp, own, own_rot) < last_if[0]) | (own_conf < last_if[1])
+            unfit = (edge_fit(logp, own, own_rot) < last_if[0]) | (own_conf < last_if[1])
             rounds = rounds + 2 * unfit
         for rows, cols in _assign(best, floor, rounds):
             spare[rows] = False
@@ -165,7 +165,7 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
     rows = np.arange(n)
     rot = best_rot[rows, choice]
     conf = np.exp(sc[rows, choice, rot] - lse)
-    fit = _fit(logp, choice, rot)
+    fit = edge_fit(logp, choice, rot)
     fit[spare] = 0.0
     tiles = NUMBERS[choice]
     pushed = (choice != own) & ~spare
@@ -192,11 +192,11 @@ def identify_among(logp: np.ndarray, allowed: np.ndarray) -> tuple[Reading, floa
     top = among[0, best]
     confidence = float(np.exp(top - log_sum_exp(among)[0]))
     own = float(np.exp(top - log_sum_exp(sc.reshape(1, -1))[0]))
-    fit = float(_fit(logp[None], np.array([t]), np.array([k]))[0])
+    fit = float(edge_fit(logp[None], np.array([t]), np.array([k]))[0])
     return Reading(int(NUMBERS[t]), k, confidence, fit), own
 
 
-def _fit(logp: np.ndarray, choice: np.ndarray, rot: np.ndarray) -> np.ndarray:
+def edge_fit(logp: np.ndarray, choice: np.ndarray, rot: np.ndarray) -> np.ndarray:
     """Mean probability (N,) of each cell's edges being the colours of tile index
     ``choice`` turned ``rot``."""
     edges = CANDIDATES[choice, rot]                                   # (N, 6)

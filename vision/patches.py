@@ -65,8 +65,8 @@ def read_patches(board: Board, cells: list[Cell], logp: dict[Cell, np.ndarray]
     """Joint readings of the patches (connected groups) of ``cells`` beside ``board``.
 
     ``logp``: cell → its (6, 5) edge log-probabilities.  Returns cell → reading
-    (``confidence``: the joint reading's posterior among the joint readings that fit;
-    ``fit``: the mean probability of the cell's own edge colours) for the patches read;
+    (``confidence``: the tile's marginal posterior over the joint readings that fit;
+    ``fit``: the mean probability of the cell's own edge colours) for the cells read;
     ``board`` is not changed.
     """
     board = board.copy()
@@ -76,8 +76,7 @@ def read_patches(board: Board, cells: list[Cell], logp: dict[Cell, np.ndarray]
             continue
         found = _read_patch(board, sorted(patch), logp)
         for cell, (t, k, post) in found.items():
-            edges = identify.CANDIDATES[t, k]
-            fit = float(np.exp(logp[cell][np.arange(6), edges]).mean())
+            fit = float(identify.edge_fit(logp[cell][None], np.array([t]), np.array([k]))[0])
             out[cell] = identify.Reading(int(NUMBERS[t]), k, post, fit)
             board.place(cell, int(NUMBERS[t]), k)
     return out
@@ -116,21 +115,21 @@ def _read_patch(board: Board, patch: list[Cell], logp: dict[Cell, np.ndarray]
         return [c for c in cands[cell]
                 if int(NUMBERS[c[0]]) not in taken and fits(EDGES[c[0]][c[1]], facing) is None]
 
-    # (the most each cell can add: its best tile or leaving it unread)
-    most = {c: max([skip] + [lp for _t, _k, lp in cands[c][:1]]) for c in patch}
-    top = [-np.inf]
+    # (the most each cell can add: its best tile, never under leaving it unread)
+    most = {c: cands[c][0][2] if cands[c] else skip for c in patch}
+    top = -np.inf
 
     def search(total: float) -> bool:
-        nonlocal nodes
+        nonlocal nodes, top
         nodes += 1
         if nodes > PATCH_NODES:
             return False
         left = [c for c in patch if c not in chosen]
-        if total + sum(most[c] for c in left) < top[0] - NEGLIGIBLE:
+        if total + sum(most[c] for c in left) < top - NEGLIGIBLE:
             return True
         if not left:
             found.append((total, dict(chosen)))
-            top[0] = max(top[0], total)
+            top = max(top, total)
             return True
         # the cell with the fewest tiles allowed next: a dead end shows soonest
         options = {c: allowed(c) for c in left}
