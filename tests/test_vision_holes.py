@@ -120,3 +120,36 @@ def test_like_around_ignores_the_cells_of_loose_tiles_and_needs_table_round_a_ce
     # every cell round it busy: nothing says what the table looks like
     ring = {(1 + dq, dr) for dq in range(-3, 4) for dr in range(-3, 4)}
     assert table.like_around(img, lat, np.array([[1, 0]]), busy=ring).tolist() == [0.0]
+
+
+def _unread_near(read, pixel, size: float) -> bool:
+    """Is an unreadable cell of ``read`` within half a tile of ``pixel``?"""
+    return any(np.hypot(*(np.asarray(u["pixel"]) - pixel)) < 0.45 * size
+               for u in read.meta.get("unreadable") or [])
+
+
+def test_a_tile_a_hand_hides_inside_the_board_is_reported_unreadable(bench_scene):
+    # hard-72: a hand over the board's rim hides 83 % of tile 21, in a cell three tiles
+    # read hug; its body and links hidden, no reading reached it and it was left out (the
+    # referee then saw an empty cell there).  The hand's empty cells round it stay empty
+    path, truth, expected = bench_scene("hard", 72)
+    read = read_photo(str(path))
+    size = truth["render"]["tile_px"]
+    hidden = next(t for t in truth["tiles"] if t["tile"] == 21)
+    assert _unread_near(read, hidden["pixel"], size)
+    tiles = [np.asarray(t["pixel"]) for t in truth["tiles"]]
+    for u in read.meta["unreadable"]:
+        assert min(np.hypot(*(np.asarray(u["pixel"]) - t)) for t in tiles) < 0.45 * size
+    assert best_alignment(expected, read)[2] == len(read)        # no tile given wrong
+
+
+def test_a_colour_running_past_the_cell_spreads_and_a_cloths_dot_does_not():
+    # a dot of a printed cloth in a hole of the board, a skin-coloured arm reaching in from
+    # the photo's edge, and a dark body region (a board's tiles round an unread one)
+    size = 20.0
+    img = np.full((300, 400, 3), (170, 190, 200), np.uint8)
+    cv2.circle(img, (80, 150), 12, (40, 40, 200), -1)                 # red dot, within a cell
+    cv2.rectangle(img, (180, 0), (220, 160), (120, 160, 215), -1)     # arm from the top edge
+    cv2.rectangle(img, (270, 100), (390, 200), (40, 42, 45), -1)      # dark bodies, 6 x 5 cells
+    centres = np.array([[80.0, 150.0], [200.0, 150.0], [330.0, 150.0]])
+    assert table.spreads(img, centres, size).tolist() == [False, True, True]

@@ -126,13 +126,63 @@ def like_around(work: np.ndarray, lat: Lattice, cells: np.ndarray, busy: set,
     return out
 
 
+SAME_COLOUR = 16.0
+"""Lab distance (ΔE) from a cell middle's median colour within which a pixel continues
+that colour (:func:`spreads`)."""
+
+SPREAD_CELLS = 2.0
+"""A colour covering at least this many cells' area round a cell's middle runs on past
+the cell (:func:`spreads`)."""
+
+
+def spreads(work: np.ndarray, centres: np.ndarray, size: float) -> np.ndarray:
+    """Does the colour in each cell's middle run on beyond the cell, (N,) bool?
+
+    The pixels round the middle that keep its colour (:data:`SAME_COLOUR`), joined to it,
+    cover :data:`SPREAD_CELLS` cells or reach the rim of the window looked at
+    (:data:`AROUND` cell sizes each way).  A hand, its arm or an object laid over a tile
+    runs on past the tile, as the dark bodies of a board do round a tile its links leave
+    unread; a dot of a printed cloth in a hole of the board stays within the cell (hard
+    and real-texture 0-199: empty cells hugged by the board 0.3-1.5 cells, hidden tiles
+    mostly 2-9 or to the rim).  ``work``: BGR uint8 (H, W, 3); ``centres``: (N, 2) work
+    pixels; ``size``: the cells' centre-to-corner size in pixels."""
+    h, w = work.shape[:2]
+    out = np.zeros(len(centres), bool)
+    rad = max(MIDDLE * size, 1.5)
+    half = int(np.ceil(AROUND * size))
+    cell_area = 1.5 * np.sqrt(3.0) * size * size
+    for i, (x, y) in enumerate(np.asarray(centres, np.float64).reshape(-1, 2)):
+        cx, cy = int(round(x)), int(round(y))
+        x0, x1 = max(cx - half, 0), min(cx + half + 1, w)
+        y0, y1 = max(cy - half, 0), min(cy + half + 1, h)
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            continue
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        middle = (xx - x) ** 2 + (yy - y) ** 2 <= rad * rad
+        if not middle.any():
+            continue
+        lab = _lab(work[y0:y1, x0:x1])
+        same = np.linalg.norm(lab - np.median(lab[middle], axis=0), axis=2) < SAME_COLOUR
+        _n, labels = cv2.connectedComponents(same.astype(np.uint8), connectivity=8)
+        ids = labels[middle]
+        ids = ids[ids > 0]
+        if len(ids) == 0:
+            continue
+        joined = labels == np.bincount(ids).argmax()
+        rim = joined[0].any() or joined[-1].any() or joined[:, 0].any() or joined[:, -1].any()
+        out[i] = bool(rim or joined.sum() >= SPREAD_CELLS * cell_area)
+    return out
+
+
 def _palette_share(table: np.ndarray, mine: np.ndarray) -> float:
     """Share of the Lab pixels ``mine`` (K, 3) whose colour bin, or a bin beside it, holds
     at least :data:`PALETTE_SHARE` of the Lab pixels ``table`` (M, 3)."""
-    tb = np.floor(table / PALETTE_BIN).astype(np.int64)
-    lo = tb.min(0) - 1
-    dims = tb.max(0) - lo + 2
-    flat = np.ravel_multi_index((tb - lo).T, dims)
+    # (channels as rows: reductions along a (M, 3) array's columns cost a live frame ms)
+    tb = np.floor(np.ascontiguousarray(table.T) / PALETTE_BIN).astype(np.int64)
+    lo = tb.min(1) - 1
+    dims = tb.max(1) - lo + 2
+    tb -= lo[:, None]
+    flat = (tb[0] * dims[1] + tb[1]) * dims[2] + tb[2]
     counts = np.bincount(flat, minlength=int(np.prod(dims))).reshape(dims)
     seen = counts >= max(2.0, PALETTE_SHARE * len(table))
     # one bin either way on every axis (a colour on a bin's border falls on either side
