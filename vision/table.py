@@ -50,8 +50,7 @@ def bare_table(work: np.ndarray, mask: np.ndarray, centres: np.ndarray, size: fl
         y0, y1 = max(cy - half, 0), min(cy + half + 1, h)
         if x1 - x0 < 3 or y1 - y0 < 3:
             continue
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        middle = (xx - x) ** 2 + (yy - y) ** 2 <= rad * rad
+        middle = _disc(x, y, rad, (x0, y0, x1, y1))
         if not middle.any():
             continue
         off = mask[y0:y1, x0:x1] == 0
@@ -157,8 +156,7 @@ def spreads(work: np.ndarray, centres: np.ndarray, size: float) -> np.ndarray:
         y0, y1 = max(cy - half, 0), min(cy + half + 1, h)
         if x1 - x0 < 3 or y1 - y0 < 3:
             continue
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        middle = (xx - x) ** 2 + (yy - y) ** 2 <= rad * rad
+        middle = _disc(x, y, rad, (x0, y0, x1, y1))
         if not middle.any():
             continue
         lab = _lab(work[y0:y1, x0:x1])
@@ -194,6 +192,21 @@ def _palette_share(table: np.ndarray, mine: np.ndarray) -> float:
     hit = np.zeros(len(mine), bool)
     hit[inside] = seen[tuple(mb[inside].T)]
     return float(hit.mean())
+
+
+def _disc(x: float, y: float, rad: float, window: tuple[int, int, int, int]) -> np.ndarray:
+    """Bool mask of the window ``(x0, y0, x1, y1)`` (image pixels, end exclusive): the
+    pixels within ``rad`` of ``(x, y)``.  (Only the disc's own box is measured: these
+    tests run on live frames, and a window three cells wide each way is large.)"""
+    x0, y0, x1, y1 = window
+    out = np.zeros((y1 - y0, x1 - x0), bool)
+    bx0, bx1 = max(int(np.floor(x - rad)), x0), min(int(np.ceil(x + rad)) + 1, x1)
+    by0, by1 = max(int(np.floor(y - rad)), y0), min(int(np.ceil(y + rad)) + 1, y1)
+    if bx1 <= bx0 or by1 <= by0:
+        return out
+    yy, xx = np.mgrid[by0:by1, bx0:bx1]
+    out[by0 - y0:by1 - y0, bx0 - x0:bx1 - x0] = (xx - x) ** 2 + (yy - y) ** 2 <= rad * rad
+    return out
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
