@@ -307,18 +307,28 @@ def _drop_bare_table(scene: Scene) -> None:
 def _bare(scene: Scene, cells: np.ndarray) -> np.ndarray:
     """(N,) bool: which lattice ``cells`` (N, 2) of a read show the bare table in their
     middle (:func:`table.bare_table`)."""
+    return table.bare_table(scene.work, scene.mask, scene.lattice.centres(cells),
+                            _cell_size(scene, cells))
+
+
+def _cell_size(scene: Scene, cells: np.ndarray) -> float:
+    """Centre-to-corner size (work px) of a read's cells: where its tiles were read, or
+    ``cells`` (N, 2) when none was."""
     read = np.array([c for c, _rd, _px in scene.readings]).reshape(-1, 2)
-    size = lattice.median_cell_size(scene.lattice, read if len(read) else cells)
-    return table.bare_table(scene.work, scene.mask, scene.lattice.centres(cells), size)
+    return lattice.median_cell_size(scene.lattice, read if len(read) else cells)
+
+
+def _loose_spots(scene: Scene) -> np.ndarray:
+    """(M, 2) work pixels of a read's loose tiles."""
+    return np.array([(np.asarray(it["pixel"], np.float64) - scene.origin) * scene.work_scale
+                     for it in scene.loose]).reshape(-1, 2)
 
 
 def _like_around(scene: Scene, cells: np.ndarray) -> np.ndarray:
     """(N,) share of each of ``cells``' pixels whose colours the empty cells round it show
     (:func:`table.like_around`; cells read, reported or under a loose tile are no table)."""
     busy = {c for c, _rd, _px in scene.readings + scene.unreadable}
-    spots = np.array([(np.asarray(it["pixel"], np.float64) - scene.origin) * scene.work_scale
-                      for it in scene.loose]).reshape(-1, 2)
-    return table.like_around(scene.work, scene.lattice, cells, busy, spots)
+    return table.like_around(scene.work, scene.lattice, cells, busy, _loose_spots(scene))
 
 
 HIDDEN_HUGGED = 3
@@ -343,9 +353,7 @@ def _report_hidden(scene: Scene) -> None:
     have = {c for c, _rd, _px in scene.readings}
     skip = have | {c for c, _rd, _px in scene.unreadable}
     if scene.loose:
-        spots = np.array([(np.asarray(it["pixel"], np.float64) - scene.origin) * scene.work_scale
-                          for it in scene.loose])
-        skip |= {tuple(int(v) for v in c) for c in scene.lattice.cell_at(spots)}
+        skip |= {tuple(int(v) for v in c) for c in scene.lattice.cell_at(_loose_spots(scene))}
     count: dict = {}
     for c in have:
         for n in neighbours(c):
@@ -366,8 +374,7 @@ def _report_hidden(scene: Scene) -> None:
         return
     hidden = _like_around(scene, cells) < table.LIKE_AROUND
     cells, xy = cells[hidden], xy[hidden]
-    read = np.array([c for c, _rd, _px in scene.readings])
-    hidden = table.spreads(scene.work, xy, lattice.median_cell_size(scene.lattice, read))
+    hidden = table.spreads(scene.work, xy, _cell_size(scene, cells))
     for c, at in zip(cells[hidden], xy[hidden]):
         px = at / scene.work_scale + scene.origin
         scene.unreadable.append((tuple(int(v) for v in c), Reading(0, 0, 0.0, 0.0), px))
