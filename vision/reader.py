@@ -350,24 +350,14 @@ def _report_hidden(scene: Scene) -> None:
     they would count as doubt while reads are compared)."""
     if scene.mask is None or scene.lattice is None or len(scene.readings) < HIDDEN_HUGGED:
         return
-    have = {c for c, _rd, _px in scene.readings}
-    skip = have | {c for c, _rd, _px in scene.unreadable}
+    have = [c for c, _rd, _px in scene.readings]
+    skip = have + [c for c, _rd, _px in scene.unreadable]
     if scene.loose:
-        skip |= {tuple(int(v) for v in c) for c in scene.lattice.cell_at(_loose_spots(scene))}
-    count: dict = {}
-    for c in have:
-        for n in neighbours(c):
-            if n not in skip:
-                count[n] = count.get(n, 0) + 1
-    cells = np.array([c for c, k in count.items() if k >= HIDDEN_HUGGED], int).reshape(-1, 2)
+        skip += [tuple(int(v) for v in c) for c in scene.lattice.cell_at(_loose_spots(scene))]
+    cells = _held_cells(scene.work, scene.lattice, np.array(have), np.array(skip), HIDDEN_HUGGED)
     if len(cells) == 0:
         return
-    h, w = scene.work.shape[:2]
     xy = scene.lattice.centres(cells)
-    inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
-    cells, xy = cells[inside], xy[inside]
-    if len(cells) == 0:
-        return
     table_like = _bare(scene, cells)
     cells, xy = cells[~table_like], xy[~table_like]
     if len(cells) == 0:
@@ -1201,21 +1191,23 @@ def _beside(faint: np.ndarray, read: np.ndarray, taken: np.ndarray) -> np.ndarra
     return faint[free & _touching(faint, read)].reshape(-1, 2)
 
 
-def _held_cells(link: np.ndarray, lat: Lattice, clear: np.ndarray, occ: np.ndarray) -> np.ndarray:
-    """Cells not in ``occ`` that touch at least ``HELD`` cells of ``clear`` (a hole or a
+def _held_cells(image: np.ndarray, lat: Lattice, clear: np.ndarray, occ: np.ndarray,
+                least: int = HELD) -> np.ndarray:
+    """Cells not in ``occ`` that touch at least ``least`` cells of ``clear`` (a hole or a
     notch in the board, where glare may have washed out a tile's links, or a lamp's cast
-    taken them out of the link image), inside the image ``link``, (M, 2)."""
-    have = {tuple(c) for c in clear.tolist()}
-    taken = {tuple(c) for c in occ.tolist()}
+    taken them out of the link image), inside ``image`` (the link image or the working
+    copy: ``lat``'s pixels), (M, 2)."""
+    have = {tuple(c) for c in np.asarray(clear).reshape(-1, 2).tolist()}
+    taken = {tuple(c) for c in np.asarray(occ).reshape(-1, 2).tolist()}
     count: dict[tuple[int, int], int] = {}
     for cell in have:
         for c in neighbours(cell):
             if c not in taken:
                 count[c] = count.get(c, 0) + 1
-    cells = np.array([c for c, k in count.items() if k >= HELD], int).reshape(-1, 2)
+    cells = np.array([c for c, k in count.items() if k >= least], int).reshape(-1, 2)
     if len(cells) == 0:
         return cells
-    h, w = link.shape
+    h, w = image.shape[:2]
     xy = lat.centres(cells)
     return cells[(xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)]
 

@@ -40,19 +40,8 @@ def bare_table(work: np.ndarray, mask: np.ndarray, centres: np.ndarray, size: fl
     cells' centre-to-corner size in pixels.  The table's colour is the median of the
     off-mask pixels in a window round each cell (hands and objects there are a minority).
     """
-    h, w = mask.shape
     out = np.zeros(len(centres), bool)
-    rad = max(MIDDLE * size, 1.5)
-    half = int(np.ceil(AROUND * size))
-    for i, (x, y) in enumerate(np.asarray(centres, np.float64)):
-        cx, cy = int(round(x)), int(round(y))
-        x0, x1 = max(cx - half, 0), min(cx + half + 1, w)
-        y0, y1 = max(cy - half, 0), min(cy + half + 1, h)
-        if x1 - x0 < 3 or y1 - y0 < 3:
-            continue
-        middle = _disc(x, y, rad, (x0, y0, x1, y1))
-        if not middle.any():
-            continue
+    for i, (x0, y0, x1, y1), middle in _middles(centres, size, mask.shape[:2]):
         off = mask[y0:y1, x0:x1] == 0
         if (~off[middle]).mean() >= ON_MASK or off.sum() < 20:
             continue
@@ -145,20 +134,9 @@ def spreads(work: np.ndarray, centres: np.ndarray, size: float) -> np.ndarray:
     and real-texture 0-199: empty cells hugged by the board 0.3-1.5 cells, hidden tiles
     mostly 2-9 or to the rim).  ``work``: BGR uint8 (H, W, 3); ``centres``: (N, 2) work
     pixels; ``size``: the cells' centre-to-corner size in pixels."""
-    h, w = work.shape[:2]
     out = np.zeros(len(centres), bool)
-    rad = max(MIDDLE * size, 1.5)
-    half = int(np.ceil(AROUND * size))
     cell_area = 1.5 * np.sqrt(3.0) * size * size
-    for i, (x, y) in enumerate(np.asarray(centres, np.float64).reshape(-1, 2)):
-        cx, cy = int(round(x)), int(round(y))
-        x0, x1 = max(cx - half, 0), min(cx + half + 1, w)
-        y0, y1 = max(cy - half, 0), min(cy + half + 1, h)
-        if x1 - x0 < 3 or y1 - y0 < 3:
-            continue
-        middle = _disc(x, y, rad, (x0, y0, x1, y1))
-        if not middle.any():
-            continue
+    for i, (x0, y0, x1, y1), middle in _middles(centres, size, work.shape[:2]):
         lab = _lab(work[y0:y1, x0:x1])
         same = np.linalg.norm(lab - np.median(lab[middle], axis=0), axis=2) < SAME_COLOUR
         _n, labels = cv2.connectedComponents(same.astype(np.uint8), connectivity=8)
@@ -192,6 +170,26 @@ def _palette_share(table: np.ndarray, mine: np.ndarray) -> float:
     hit = np.zeros(len(mine), bool)
     hit[inside] = seen[tuple(mb[inside].T)]
     return float(hit.mean())
+
+
+def _middles(centres: np.ndarray, size: float, shape: tuple[int, int]):
+    """For each cell centre (N, 2) of an image of ``shape`` (H, W) with cells of ``size``
+    (centre to corner, px): ``(i, window, middle)``, the window :data:`AROUND` cell sizes
+    each way round it, clipped to the image, as ``(x0, y0, x1, y1)`` (end exclusive), and
+    the bool mask of the window's pixels in the cell's middle disc (:data:`MIDDLE`).  Cells
+    whose window or middle falls off the image are passed over."""
+    h, w = shape
+    rad = max(MIDDLE * size, 1.5)
+    half = int(np.ceil(AROUND * size))
+    for i, (x, y) in enumerate(np.asarray(centres, np.float64).reshape(-1, 2)):
+        cx, cy = int(round(x)), int(round(y))
+        x0, x1 = max(cx - half, 0), min(cx + half + 1, w)
+        y0, y1 = max(cy - half, 0), min(cy + half + 1, h)
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            continue
+        middle = _disc(x, y, rad, (x0, y0, x1, y1))
+        if middle.any():
+            yield i, (x0, y0, x1, y1), middle
 
 
 def _disc(x: float, y: float, rad: float, window: tuple[int, int, int, int]) -> np.ndarray:
