@@ -972,7 +972,9 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         if len(redo):
             # faint cells and cells whose corners glare lifts are also sampled cleared of the
             # veil (a faint cell where its clear neighbours put it); see below
-            body = sampling.body_colour(full, lat_full, occ[strong], shifts[strong])
+            # (no clear cell, no body colour to clear a veil to: a median of no corners
+            # was NaN, and NaN samples were cast to bytes; video-720p-10)
+            body = sampling.body_colour(full, lat_full, occ[strong], shifts[strong]) if strong.any() else None
             held = shifts[redo].copy()
             faint = ~strong[redo]
             held[faint] = _neighbours_shift(occ[redo[faint]], occ[strong], shifts[strong])
