@@ -1,4 +1,5 @@
 """Decoding photos: clear BadInput for missing, non-image, truncated and oversized files."""
+import io
 import struct
 import zlib
 
@@ -9,6 +10,8 @@ import pytest
 from referee.errors import BadInput
 from vision.image_io import MAX_PIXELS, load_photo
 from vision import read_photo
+
+from conftest import SHARED
 
 
 def _jpeg(w=320, h=240) -> bytes:
@@ -91,3 +94,44 @@ def test_big_jpeg_is_decoded_reduced():
     assert (photo.width, photo.height) == (3200, 2400)
     assert photo.scale < 1.0
     assert photo.image.shape[1] == round(3200 * photo.scale)
+
+
+def _decoded_by_opencv(data: bytes, factor: int) -> np.ndarray:
+    flags = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+             8: cv2.IMREAD_REDUCED_COLOR_8}[factor]
+    return cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+
+
+@pytest.mark.parametrize("name", ["carpet13.jpg", "discovery10.jpg"])
+def test_a_real_photo_decodes_to_opencvs_pixels(name):
+    # JPEGs stored upright go through simplejpeg: the reader must see the very pixels
+    # OpenCV's decoder gives (its thresholds were measured on those)
+    data = (SHARED / "real_photos" / name).read_bytes()
+    photo = load_photo(data)
+    factor = round(photo.width / photo.image.shape[1])
+    assert np.array_equal(photo.image, _decoded_by_opencv(data, factor))
+
+
+def test_a_reduced_jpeg_decodes_to_opencvs_pixels():
+    rng = np.random.default_rng(5)
+    img = cv2.resize(rng.integers(0, 256, (300, 400, 3), np.uint8), (3203, 2401))
+    ok, buf = cv2.imencode(".jpg", img)
+    photo = load_photo(buf.tobytes())
+    assert photo.scale < 1.0
+    factor = round(1 / photo.scale)
+    assert np.array_equal(photo.image, _decoded_by_opencv(buf.tobytes(), factor))
+
+
+def test_a_jpeg_turned_by_exif_is_shown_upright():
+    from PIL import Image
+    img = np.zeros((60, 100, 3), np.uint8)
+    img[:, :50] = 255  # left half white: after a quarter turn it is the top or bottom
+    exif = Image.Exif()
+    exif[0x0112] = 6  # "rotate 90° clockwise to show"
+    out = io.BytesIO()
+    Image.fromarray(img).save(out, "JPEG", exif=exif.tobytes())
+    photo = load_photo(out.getvalue())
+    assert (photo.width, photo.height) == (60, 100)
+    assert photo.image.shape[:2] == (100, 60)
+    assert np.array_equal(photo.image, _decoded_by_opencv(out.getvalue(), 1))
+    assert photo.image[:50].mean() > 200 and photo.image[50:].mean() < 50
