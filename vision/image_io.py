@@ -18,6 +18,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import simplejpeg
 
 from referee.errors import BadInput
 from referee.files import read_bytes
@@ -49,13 +50,6 @@ _EXIF_ORIENTATION = 0x0112
 _TURNED = {5, 6, 7, 8}  # EXIF orientations that swap width and height
 
 
-def _header_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) of the photo as shown upright, from the file header without
-    decoding pixels, if Pillow knows the format (see :func:`_header`)."""
-    head = _header(data)
-    return None if head is None else head[0]
-
-
 def _header(data: bytes) -> tuple[tuple[int, int], int | None] | None:
     """((width, height) as shown upright, EXIF orientation or ``None``), from the file
     header without decoding pixels, if Pillow knows the format.
@@ -77,8 +71,12 @@ def _header(data: bytes) -> tuple[tuple[int, int], int | None] | None:
         return None
 
 
+def _is_jpeg(data: bytes) -> bool:
+    return data[:3] == b"\xff\xd8\xff"
+
+
 def _check_truncated(data: bytes, name: str) -> None:
-    if data[:3] == b"\xff\xd8\xff":
+    if _is_jpeg(data):
         tail = data.rstrip(b"\x00")[-2:]
         if tail != b"\xff\xd9":
             raise BadInput(f"{name}: truncated JPEG image")
@@ -109,12 +107,11 @@ def _fast_jpeg(data: bytes, factor: int, size: tuple[int, int]) -> np.ndarray | 
     """A JPEG stored upright decoded by simplejpeg at 1/``factor`` of ``size`` (the same
     pixels as ``cv2.imdecode``'s, reduced or not), or ``None`` when it declines the data."""
     try:
-        import simplejpeg
         if factor == 1:
             return simplejpeg.decode_jpeg(data, colorspace="BGR")
         return simplejpeg.decode_jpeg(data, colorspace="BGR", min_width=-(-size[0] // factor),
                                       min_height=-(-size[1] // factor))
-    except Exception:  # noqa: BLE001 - not installed, or data it will not take: OpenCV decides
+    except Exception:  # noqa: BLE001 - data it will not take: OpenCV decides
         return None
 
 
@@ -129,13 +126,13 @@ def decode_bytes(data: bytes, name: str = "image", reduce: bool = True) -> Photo
         raise BadInput(f"{name}: image of {size[0]}x{size[1]} pixels is too large (limit {MAX_PIXELS} pixels)")
     buf = np.frombuffer(data, np.uint8)
     factor = 1
-    if reduce and size is not None and data[:3] == b"\xff\xd8\xff":
+    if reduce and size is not None and _is_jpeg(data):
         for f in (8, 4, 2):
             if size[0] * size[1] / (f * f) >= WORK_PIXELS:
                 factor = f
                 break
     image = None
-    if size is not None and data[:3] == b"\xff\xd8\xff" and head[1] in (None, 1):
+    if size is not None and _is_jpeg(data) and head[1] in (None, 1):
         image = _fast_jpeg(data, factor, size)
     if image is None:
         image = _quiet_imdecode(buf, _REDUCED[factor] if factor > 1 else cv2.IMREAD_COLOR)

@@ -972,9 +972,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         if len(redo):
             # faint cells and cells whose corners glare lifts are also sampled cleared of the
             # veil (a faint cell where its clear neighbours put it); see below
-            # (no clear cell, no body colour to clear a veil to: a median of no corners
-            # was NaN, and NaN samples were cast to bytes; video-720p-10)
-            body = sampling.body_colour(full, lat_full, occ[strong], shifts[strong]) if strong.any() else None
+            # (no clear cell: no body colour, and nothing is cleared)
+            body = sampling.body_colour(full, lat_full, occ[strong], shifts[strong])
             held = shifts[redo].copy()
             faint = ~strong[redo]
             held[faint] = _neighbours_shift(occ[redo[faint]], occ[strong], shifts[strong])
@@ -1170,7 +1169,7 @@ def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ
     fit = np.array([r.fit for r in identify.identify(logp[poor], unique=False)])
     at = _neighbours_shift(occ[poor], occ[good], shifts[good])
     body = sampling.body_colour(full, lat, occ[strong], shifts[strong])
-    for veil in (None, body):
+    for veil in (None,) if body is None else (None, body):
         e, c = sample_cells(full, lat, occ[poor], at, veil)
         e = shading.lifted(e, light[poor], model.neutral)
         f = np.array([r.fit for r in identify.identify(colours.log_probs(e, model), unique=False)])

@@ -170,14 +170,19 @@ def corner_samples(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.
     return _corners_at(bgr, lat.H, np.asarray(cells, np.float64) @ BASIS.T + shifts)
 
 
-def body_colour(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
-    """Median BGR (3,) of the corners of ``cells``: the tile bodies' colour in this photo."""
+def body_colour(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray | None:
+    """Median BGR (3,) of the corners of ``cells``: the tile bodies' colour in this photo;
+    ``None`` for no cells (a read with no clear cell has seen no body: the median of no
+    corners was NaN, and a veil cleared to it cast NaN samples to bytes, video-720p-10)."""
+    if len(cells) == 0:
+        return None
     return median(corner_samples(bgr, lat, cells, shifts).reshape(-1, 3), axis=0).astype(np.float64)
 
 
-def body_lab(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
-    """:func:`body_colour` as Lab (3,), a and b centred on 0."""
-    return _to_lab(body_colour(bgr, lat, cells, shifts))
+def body_lab(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray | None:
+    """:func:`body_colour` as Lab (3,), a and b centred on 0 (``None`` for no cells)."""
+    body = body_colour(bgr, lat, cells, shifts)
+    return None if body is None else _to_lab(body)
 
 
 def corner_colours(bgr: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> np.ndarray:
