@@ -106,3 +106,27 @@ def test_link_spots_on_an_image_smaller_than_the_reduction():
     # reduced (real tile 49 under a tungsten cast crashed the reader there): no spot
     link = np.ones((4, 30), np.float32)
     assert bodies.link_spots(link, 45.0) == []
+
+
+def test_fit_hexagon_recovers_a_turned_and_squashed_hexagon():
+    """The fit's affine map puts the unit hexagon's corners on the drawn hexagon's corners
+    (up to which corner comes first): turned, squashed by tilt and sheared."""
+    for turn, squash, shear in ((0.0, 1.0, 0.0), (17.0, 0.6, 0.0), (41.0, 0.8, 0.25)):
+        a = np.radians(turn)
+        R = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        M = np.array([[1.0, shear], [0.0, squash]]) @ R * 40.0
+        corners = CORNERS @ M.T + (120.0, 110.0)
+        img = np.zeros((240, 240), np.uint8)
+        cv2.fillConvexPoly(img, np.round(corners).astype(np.int32), 1)
+        cnt = max(cv2.findContours(img, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0], key=cv2.contourArea)
+        centre, fitted = bodies.fit_hexagon(cnt[:, 0, :].astype(np.float64), float(img.sum()))
+        assert np.allclose(centre, (120.0, 110.0), atol=1.0)
+        got = CORNERS @ fitted.T + centre
+        # each drawn corner has a fitted one within a few per cent of the size
+        dist = np.linalg.norm(got[:, None] - corners[None], axis=2).min(0)
+        assert dist.max() < 0.06 * 40.0, (turn, squash, shear, dist.max())
+
+
+def test_fit_hexagon_gives_none_for_a_line():
+    line = np.array([[x, 50] for x in range(10, 60)], np.float64)
+    assert bodies.fit_hexagon(line, 50.0) is None

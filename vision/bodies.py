@@ -181,40 +181,45 @@ def fit_hexagon(points: np.ndarray, area: float) -> tuple[np.ndarray, np.ndarray
 
     Second moments give the affine shape up to a rotation (a regular hexagon's moments are
     isotropic); the six-fold angular harmonic of the whitened outline gives the rotation.
+    (2x2 algebra in closed form: this runs on every blob of every look's tile mask.)
     """
     if len(points) < 12 or area <= 0:
         return None
-    pts = points.astype(np.float64)
-    mask_pts = pts
-    x0, y0 = mask_pts.min(0)
-    w, h = (mask_pts.max(0) - [x0, y0]).astype(int) + 3
+    pts = np.asarray(points, np.float64)
+    lo = pts.min(0)
+    w, h = (pts.max(0) - lo).astype(int) + 3
+    local = np.round(pts - lo + 1).astype(np.int32)
     blob = np.zeros((h, w), np.uint8)
-    cv2.fillPoly(blob, [np.round(mask_pts - [x0, y0] + 1).astype(np.int32)], 1)
+    cv2.fillPoly(blob, [local], 1)
     # the turn is read from the convex hull: a link cut out of the mask at the tile's edge
     # must not turn the fit
     hull_img = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(hull_img, cv2.convexHull(np.round(mask_pts - [x0, y0] + 1).astype(np.int32)), 1)
+    cv2.fillConvexPoly(hull_img, cv2.convexHull(local), 1)
     cnts, _ = cv2.findContours(hull_img, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if cnts:
-        pts = max(cnts, key=cv2.contourArea)[:, 0, :].astype(np.float64) + [x0 - 1, y0 - 1]
+    outline = (max(cnts, key=cv2.contourArea)[:, 0, :] if cnts else local).astype(np.float64)
     m = cv2.moments(blob, binaryImage=True)
     if m["m00"] <= 0:
         return None
     c = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
-    cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / m["m00"]
-    evals, evecs = np.linalg.eigh(cov)
-    if evals.min() <= 0:
+    # S = the symmetric square root of the covariance * 24/5 (image = S @ round hexagon)
+    k = 24.0 / 5.0 / m["m00"]
+    a, b, d = m["mu20"] * k, m["mu11"] * k, m["mu02"] * k
+    det = a * d - b * b
+    if det <= 0 or a + d <= 0:
         return None
-    S = evecs @ np.diag(np.sqrt(evals * 24.0 / 5.0)) @ evecs.T  # image = S @ round hexagon
-    Si = np.linalg.inv(S)
-    wpts = (pts - [x0, y0] + 1 - c) @ Si.T
-    ang = np.arctan2(wpts[:, 1], wpts[:, 0])
-    rad = np.hypot(wpts[:, 0], wpts[:, 1])
-    z = np.sum((rad - rad.mean()) * np.exp(6j * ang))
+    s = np.sqrt(det)
+    t = np.sqrt(a + d + 2.0 * s)
+    S = np.array([[a + s, b], [b, d + s]]) / t
+    Si = np.array([[d + s, -b], [-b, a + s]]) / (t * s)   # adj(S) / det S, and det S = s
+    wx, wy = ((outline - c) @ Si.T).T
+    u = wx + 1j * wy
+    rad = np.abs(u)
+    u2 = u * u
+    z = np.sum((rad - rad.mean()) * (u2 * u2 * u2) / rad ** 6)
     phi = np.angle(z) / 6.0  # a corner direction of the whitened hexagon
-    R = np.array([[np.cos(phi), -np.sin(phi)], [np.sin(phi), np.cos(phi)]])
-    M = S @ R
-    return c + [x0 - 1, y0 - 1], M
+    co, si = np.cos(phi), np.sin(phi)
+    M = S @ np.array([[co, -si], [si, co]])
+    return c + lo - 1, M
 
 
 _LAST_BLOBS: tuple = ()
