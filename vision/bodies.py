@@ -205,7 +205,7 @@ def fit_hexagon(points: np.ndarray, area: float) -> tuple[np.ndarray, np.ndarray
     k = 24.0 / 5.0 / m["m00"]
     a, b, d = m["mu20"] * k, m["mu11"] * k, m["mu02"] * k
     det = a * d - b * b
-    if det <= 0 or a + d <= 0:
+    if det <= 0:  # (a and d are variances: a flat blob is the only way down)
         return None
     s = np.sqrt(det)
     t = np.sqrt(a + d + 2.0 * s)
@@ -215,6 +215,8 @@ def fit_hexagon(points: np.ndarray, area: float) -> tuple[np.ndarray, np.ndarray
     u = wx + 1j * wy
     rad = np.abs(u)
     u2 = u * u
+    # e^{6i angle} as the sixth power of the direction (the centre lies strictly inside
+    # the hull of a blob that is not flat, so no outline point has rad 0)
     z = np.sum((rad - rad.mean()) * (u2 * u2 * u2) / rad ** 6)
     phi = np.angle(z) / 6.0  # a corner direction of the whitened hexagon
     co, si = np.cos(phi), np.sin(phi)
