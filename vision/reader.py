@@ -276,8 +276,11 @@ def _drop_bare_table(scene: Scene) -> None:
     (:func:`table.bare_table`): holes in the board, or table the lattice strays over; and
     the tiles read there at a fit under :data:`BARE_FIT` that clash with a tile beside
     them: a dot of a confetti cloth at the board's rim (hard-11's cell read as tile 5 at
-    fit 0.87).  A tile that matches every tile it touches stays: on hard and real-texture
-    0-119, five tiles read right under glare or blur showed a middle like the table.
+    fit 0.87).  A tile that matches every tile it touches stays unless every pixel of it
+    has the table's colours too (:func:`_like_around`): on hard and real-texture 0-119,
+    five tiles read right under glare or blur showed a middle like the table, while
+    hard-35's two cells of bare table beside the board, read together as glared tiles
+    to fit it, showed the table throughout.
 
     Done on the read finally kept: while reads are compared, unreadable cells count as
     doubt, and that doubt makes the reader look again (taking them off in every read lost
@@ -285,18 +288,25 @@ def _drop_bare_table(scene: Scene) -> None:
     if scene.mask is None or scene.lattice is None:
         return
     poor = [it for it in scene.readings if it[1].fit < BARE_FIT]
+    matching = []
     if poor:
         # (the position is built only then: this runs on every live frame)
         board = _board_of(scene.readings)
-        poor = [it for it in poor if _clashes(board, it[0])]
+        clash = [_clashes(board, it[0]) for it in poor]
+        matching = [it[0] for it, c in zip(poor, clash) if not c]
+        poor = [it for it, c in zip(poor, clash) if c]
     doubtful = scene.unreadable + poor
-    if not doubtful:
+    if not doubtful and not matching:
         return
-    cells = np.array([c for c, _rd, _px in doubtful])
+    cells = np.array([c for c, _rd, _px in doubtful] + matching)
     bare = _bare(scene, cells)
-    gone = {it[0] for it, b in zip(doubtful, bare) if b}
+    gone = {it[0] for it, b in zip(doubtful, bare[:len(doubtful)]) if b}
+    # (a poor tile that matches its neighbours goes only when every pixel of it has the
+    # table's colours as well: glared cells of bare table read together to fit the board,
+    # hard-35's two at fits 0.50 and 0.35)
+    on_table = [c for c, b in zip(matching, bare[len(doubtful):]) if b]
     # (a patterned cloth's stray cells: only unreadable ones, a tile read stays a tile)
-    rest = [it[0] for it in scene.unreadable if it[0] not in gone]
+    rest = [it[0] for it in scene.unreadable if it[0] not in gone] + on_table
     if rest:
         share = _like_around(scene, np.array(rest))
         gone |= {c for c, s in zip(rest, share) if s >= table.LIKE_AROUND}
@@ -791,7 +801,7 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
     pitch = None if pitch_px is None else pitch_px * ws
     lat = search.find_lattice(work, link, mask, model, pitch, prior, peak=look == "dense",
                               own_ring=look == second_look.LAST_LOOK)
-    size = None if lat is None else lattice.median_cell_size(lat, lat.cells_in(*link.shape[::-1]))
+    size = None if lat is None else search.tile_size(link, lat)
     poor = lat is None or lat.score < POOR_SHARE * lat.judged
     if (size is None or size < SMALL_TILE or poor) and not search.read_at_size(prior, work.shape[:2]):
         # small tiles, or a poor read (small tiles the first look mistook for a coarser
