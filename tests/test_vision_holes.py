@@ -195,8 +195,8 @@ def _read_on_a_grey_table(poor_on_tile: bool) -> tuple:
 
 @pytest.mark.parametrize("on_tile", [False, True])
 def test_a_poor_tile_that_matches_its_neighbour_goes_only_from_the_bare_table(on_tile):
-    # hard-35: two cells of bare grey table beside the board, taken for glared tiles and
-    # read together to fit the board (fits 0.50 and 0.35), were given as tiles 47 and 26
+    # hard-11: tile 13 read at confidence 0.94 on a cell of bare table by the board; a
+    # tile under glare or blur that shows a table-like middle but colours of its own stays
     from vision.reader import _drop_bare_table
 
     scene = _read_on_a_grey_table(on_tile)

@@ -272,23 +272,3 @@ def test_the_own_bright_scale_is_the_tiles_links_not_the_cloths():
     assert photo_scale[30:90:12, 30:90].max() == 0.0
     assert own_scale[30:90:12, 30:90].min() > 0.5
 
-
-def test_tile_size_is_measured_on_the_tiles_not_over_the_whole_photo():
-    # a small board under a steeply tilted camera: the lattice shrinks fast away from it,
-    # and the median cell over the photo is far smaller than the tiles (video-720p-11:
-    # 6.7 px against 16, which sent a 10-tile frame to be read again three times larger)
-    from vision.lattice import BASIS, MIDPOINTS, Lattice
-    from vision.search import tile_size
-
-    H = np.array([[20.0, 0.0, 400.0], [0.0, 20.0, 420.0], [0.0, 0.09, 1.0]])
-    lat = Lattice(H=H)
-    link = np.zeros((450, 800), np.float32)
-    board = [(0, 0), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)]
-    for cell in board:
-        centre = np.array(cell, float) @ BASIS.T
-        for x, y in lat.to_image(centre + 0.9 * MIDPOINTS):
-            cv2.circle(link, (int(round(x)), int(round(y))), 2, 1.0, -1)
-    on_board = float(np.median(lat.cell_size(np.array(board))))
-    over_photo = float(np.median(lat.cell_size(lat.cells_in(800, 450))))
-    assert over_photo < 0.7 * on_board  # the case the measure is for
-    assert abs(tile_size(link, lat) - on_board) < 0.1 * on_board

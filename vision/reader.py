@@ -279,8 +279,8 @@ def _drop_bare_table(scene: Scene) -> None:
     fit 0.87).  A tile that matches every tile it touches stays unless every pixel of it
     has the table's colours too (:func:`_like_around`): on hard and real-texture 0-119,
     five tiles read right under glare or blur showed a middle like the table, while
-    hard-35's two cells of bare table beside the board, read together as glared tiles
-    to fit it, showed the table throughout.
+    hard-11's tile 13, read at confidence 0.94 where no tile lies, showed the table
+    throughout (:func:`_table_throughout`).
 
     Done on the read finally kept: while reads are compared, unreadable cells count as
     doubt, and that doubt makes the reader look again (taking them off in every read lost
@@ -320,9 +320,9 @@ def _table_throughout(work: np.ndarray, mask: np.ndarray, lat: Lattice, cells: n
     (:func:`table.bare_table`) and the table's colours in every pixel
     (:func:`table.like_around`; ``busy``: cells holding tiles, never taken for table).
     Such a cell holds no tile whatever reading its edges give: cells of bare table beside
-    a board, taken for glared tiles and read together to fit it, gave hard-35 two tiles
-    (fits 0.50 and 0.35) whose numbers were loose tiles'.  ``size``: the cells'
-    centre-to-corner size (work px)."""
+    a board, taken for glared tiles and read together to fit it, gave hard-35 read on an
+    800 px working image two tiles (fits 0.50 and 0.35) whose numbers were loose tiles'.
+    ``size``: the cells' centre-to-corner size (work px)."""
     out = table.bare_table(work, mask, lat.centres(cells), size)
     if out.any():
         out[out] = table.like_around(work, lat, cells[out], busy) >= table.LIKE_AROUND
@@ -816,7 +816,7 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
     pitch = None if pitch_px is None else pitch_px * ws
     lat = search.find_lattice(work, link, mask, model, pitch, prior, peak=look == "dense",
                               own_ring=look == second_look.LAST_LOOK)
-    size = None if lat is None else search.tile_size(link, lat)
+    size = None if lat is None else lattice.median_cell_size(lat, lat.cells_in(*link.shape[::-1]))
     poor = lat is None or lat.score < POOR_SHARE * lat.judged
     if (size is None or size < SMALL_TILE or poor) and not search.read_at_size(prior, work.shape[:2]):
         # small tiles, or a poor read (small tiles the first look mistook for a coarser

@@ -385,15 +385,6 @@ def _judged_cells(link: np.ndarray, lat: Lattice, near: tuple[np.ndarray, float]
     return cells[order[con[order] > lattice.occupied()]]
 
 
-def tile_size(link: np.ndarray, lat: Lattice) -> float:
-    """Median centre-to-corner size (working px) of the cells the search judged, the
-    tiles themselves: a lattice fitted to a small board under a tilted camera shrinks
-    fast away from it, and the median over every cell in the photo can then be half the
-    tiles' size (video-720p-11: 6.7 px over the photo, 16 px on its tiles)."""
-    judged = _judged_cells(link, lat)
-    return lattice.median_cell_size(lat, judged if len(judged) else lat.cells_in(*link.shape[::-1]))
-
-
 def _clear(lat: Lattice) -> bool:
     """Does a judged lattice read so well that no other hypothesis need be tried?"""
     return lat.judged >= 3 and lat.score >= CLEAR_SHARE * lat.judged
