@@ -279,8 +279,8 @@ def _drop_bare_table(scene: Scene) -> None:
     fit 0.87).  A tile that matches every tile it touches stays unless every pixel of it
     has the table's colours too (:func:`_like_around`): on hard and real-texture 0-119,
     five tiles read right under glare or blur showed a middle like the table, while
-    hard-11's tile 13, read at confidence 0.94 where no tile lies, showed the table
-    throughout (:func:`_table_throughout`).
+    hard-11's tile 13, read at confidence 0.94 where no tile lies, showed the table's
+    colours throughout (:func:`_like_around`).
 
     Done on the read finally kept: while reads are compared, unreadable cells count as
     doubt, and that doubt makes the reader look again (taking them off in every read lost
@@ -302,8 +302,7 @@ def _drop_bare_table(scene: Scene) -> None:
     bare = _bare(scene, cells)
     gone = {it[0] for it, b in zip(doubtful, bare[:len(doubtful)]) if b}
     # (a poor tile that matches its neighbours goes only when every pixel of it has the
-    # table's colours as well, as glared cells of bare table read together would be:
-    # see _table_throughout)
+    # table's colours as well)
     on_table = [c for c, b in zip(matching, bare[len(doubtful):]) if b]
     # (a patterned cloth's stray cells: only unreadable ones, a tile read stays a tile)
     rest = [it[0] for it in scene.unreadable if it[0] not in gone] + on_table
@@ -312,21 +311,6 @@ def _drop_bare_table(scene: Scene) -> None:
         gone |= {c for c, s in zip(rest, share) if s >= table.LIKE_AROUND}
     scene.unreadable = [it for it in scene.unreadable if it[0] not in gone]
     scene.readings = [it for it in scene.readings if it[0] not in gone]
-
-
-def _table_throughout(work: np.ndarray, mask: np.ndarray, lat: Lattice, cells: np.ndarray,
-                      busy: set, size: float) -> np.ndarray:
-    """(N,) bool: which ``cells`` (N, 2) show the bare table in their middle
-    (:func:`table.bare_table`) and the table's colours in every pixel
-    (:func:`table.like_around`; ``busy``: cells holding tiles, never taken for table).
-    Such a cell holds no tile whatever reading its edges give: cells of bare table beside
-    a board, taken for glared tiles and read together to fit it, gave hard-35 read on an
-    800 px working image two tiles (fits 0.50 and 0.35) whose numbers were loose tiles'.
-    ``size``: the cells' centre-to-corner size (work px)."""
-    out = table.bare_table(work, mask, lat.centres(cells), size)
-    if out.any():
-        out[out] = table.like_around(work, lat, cells[out], busy) >= table.LIKE_AROUND
-    return out
 
 
 def _bare(scene: Scene, cells: np.ndarray) -> np.ndarray:
@@ -1118,11 +1102,6 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     # GLARED_HELD for those still unread)
     given = {cell for cell, _rd, _px in taken}
     left = [it for it in glared if it[0] not in given]
-    if left:
-        on_table = _table_throughout(work, mask, lat, np.array([c for c, _rd, _px in left]),
-                                     {c for c, _rd, _px in keep + taken},
-                                     lattice.median_cell_size(lat, occ))
-        left = [it for it, bare in zip(left, on_table) if not bare]
     if left:
         row = {tuple(int(v) for v in c): i for i, c in enumerate(occ)}
         jointly = patches.read_patches(_board_of(keep + taken), [c for c, _rd, _px in left],
