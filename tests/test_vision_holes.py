@@ -155,7 +155,7 @@ def test_a_colour_running_past_the_cell_spreads_and_a_cloths_dot_does_not():
     assert table.spreads(img, centres, size).tolist() == [False, True, True]
 
 
-def _read_on_a_grey_table(poor_on_tile: bool) -> tuple:
+def _read_on_a_grey_table(poor_on_tile: bool) -> "Scene":
     """A scene of a grey table with two dark tiles read clearly at cells (0, 0) and (1, 0),
     and a third reading at (2, 0) of fit 0.4 that matches the tile beside it: on a dark
     tile body there (``poor_on_tile``), or on the bare table."""

@@ -271,4 +271,3 @@ def test_the_own_bright_scale_is_the_tiles_links_not_the_cloths():
     own_scale = colours.bright_image(lab, None, 9, within=tiles)
     assert photo_scale[30:90:12, 30:90].max() == 0.0
     assert own_scale[30:90:12, 30:90].min() > 0.5
-

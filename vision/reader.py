@@ -277,7 +277,7 @@ def _drop_bare_table(scene: Scene) -> None:
     the tiles read there at a fit under :data:`BARE_FIT` that clash with a tile beside
     them: a dot of a confetti cloth at the board's rim (hard-11's cell read as tile 5 at
     fit 0.87).  A tile that matches every tile it touches stays unless every pixel of it
-    has the table's colours too (:func:`_like_around`): on hard and real-texture 0-119,
+    has the table's colours too: on hard and real-texture 0-119,
     five tiles read right under glare or blur showed a middle like the table, while
     hard-11's tile 13, read at confidence 0.94 where no tile lies, showed the table's
     colours throughout (:func:`_like_around`).
