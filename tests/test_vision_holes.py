@@ -14,10 +14,14 @@ import pytest
 
 from conftest import SAMPLES
 from referee.analysis import analyze
-from referee.board import board_from_json
+from referee.board import Board, board_from_json
 from referee.compare import best_alignment, same_position
+from referee.matching import touching_edges
 from vision import read_photo, table
-from vision.lattice import CORNERS
+from vision.identify import Reading
+from vision.image_io import Photo
+from vision.lattice import BASIS, CORNERS, Lattice
+from vision.reader import Scene, _drop_bare_table
 
 
 def occupancy(report: dict) -> tuple:
@@ -155,17 +159,10 @@ def test_a_colour_running_past_the_cell_spreads_and_a_cloths_dot_does_not():
     assert table.spreads(img, centres, size).tolist() == [False, True, True]
 
 
-def _read_on_a_grey_table(poor_on_tile: bool) -> "Scene":
+def _read_on_a_grey_table(poor_on_tile: bool) -> Scene:
     """A scene of a grey table with two dark tiles read clearly at cells (0, 0) and (1, 0),
     and a third reading at (2, 0) of fit 0.4 that matches the tile beside it: on a dark
     tile body there (``poor_on_tile``), or on the bare table."""
-    from referee.board import Board
-    from referee.matching import touching_edges
-    from vision.identify import Reading
-    from vision.image_io import Photo
-    from vision.lattice import BASIS, Lattice
-    from vision.reader import Scene
-
     img = np.full((240, 360, 3), (120, 125, 130), np.uint8)
     lat = Lattice(H=np.array([[30.0, 0, 80], [0, 30.0, 120], [0, 0, 1]]))
     mask = np.zeros(img.shape[:2], np.uint8)
@@ -185,6 +182,7 @@ def _read_on_a_grey_table(poor_on_tile: bool) -> "Scene":
         touching, matching = touching_edges(board, (2, 0))
         if touching and matching == touching:
             break
+    assert touching and matching == touching
     px = lambda c: lat.centres(np.array([c]))[0]
     scene = Scene(Photo(img, 360, 240), img, 1.0, lattice=lat, mask=mask)
     scene.readings = [((0, 0), Reading(1, 0, 1.0, 0.98), px((0, 0))),
@@ -197,8 +195,6 @@ def _read_on_a_grey_table(poor_on_tile: bool) -> "Scene":
 def test_a_poor_tile_that_matches_its_neighbour_goes_only_from_the_bare_table(on_tile):
     # hard-11: tile 13 read at confidence 0.94 on a cell of bare table by the board; a
     # tile under glare or blur that shows a table-like middle but colours of its own stays
-    from vision.reader import _drop_bare_table
-
     scene = _read_on_a_grey_table(on_tile)
     _drop_bare_table(scene)
     kept = {c for c, _rd, _px in scene.readings}

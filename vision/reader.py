@@ -276,36 +276,33 @@ def _drop_bare_table(scene: Scene) -> None:
     (:func:`table.bare_table`): holes in the board, or table the lattice strays over; and
     the tiles read there at a fit under :data:`BARE_FIT` that clash with a tile beside
     them: a dot of a confetti cloth at the board's rim (hard-11's cell read as tile 5 at
-    fit 0.87).  A tile that matches every tile it touches stays unless every pixel of it
-    has the table's colours too: on hard and real-texture 0-119,
+    fit 0.87).  A tile that matches every tile it touches goes only when every pixel of it
+    has the table's colours too (:func:`_like_around`): on hard and real-texture 0-119,
     five tiles read right under glare or blur showed a middle like the table, while
     hard-11's tile 13, read at confidence 0.94 where no tile lies, showed the table's
-    colours throughout (:func:`_like_around`).
+    colours throughout.
 
     Done on the read finally kept: while reads are compared, unreadable cells count as
     doubt, and that doubt makes the reader look again (taking them off in every read lost
     tiles: hard and real-texture 0-119, 3 of 4092)."""
     if scene.mask is None or scene.lattice is None:
         return
-    poor = [it for it in scene.readings if it[1].fit < BARE_FIT]
-    matching = []
+    unread = [c for c, _rd, _px in scene.unreadable]
+    clashing, matching = [], []
+    poor = [c for c, rd, _px in scene.readings if rd.fit < BARE_FIT]
     if poor:
         # (the position is built only then: this runs on every live frame)
         board = _board_of(scene.readings)
-        clash = [_clashes(board, it[0]) for it in poor]
-        matching = [it[0] for it, c in zip(poor, clash) if not c]
-        poor = [it for it, c in zip(poor, clash) if c]
-    doubtful = scene.unreadable + poor
-    if not doubtful and not matching:
+        for c in poor:
+            (clashing if _clashes(board, c) else matching).append(c)
+    cells = unread + clashing + matching
+    if not cells:
         return
-    cells = np.array([c for c, _rd, _px in doubtful] + matching)
-    bare = _bare(scene, cells)
-    gone = {it[0] for it, b in zip(doubtful, bare[:len(doubtful)]) if b}
-    # (a poor tile that matches its neighbours goes only when every pixel of it has the
-    # table's colours as well)
-    on_table = [c for c, b in zip(matching, bare[len(doubtful):]) if b]
-    # (a patterned cloth's stray cells: only unreadable ones, a tile read stays a tile)
-    rest = [it[0] for it in scene.unreadable if it[0] not in gone] + on_table
+    bare = dict(zip(cells, _bare(scene, np.array(cells))))
+    gone = {c for c in unread + clashing if bare[c]}
+    # (a patterned cloth's stray cells, and poor tiles that match their neighbours: each
+    # goes when it shows only the colours round it)
+    rest = [c for c in unread if c not in gone] + [c for c in matching if bare[c]]
     if rest:
         share = _like_around(scene, np.array(rest))
         gone |= {c for c, s in zip(rest, share) if s >= table.LIKE_AROUND}
