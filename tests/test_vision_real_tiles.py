@@ -140,19 +140,32 @@ def test_a_white_glare_spot_shows_no_cast(monkeypatch):
 
 
 def test_a_balanced_read_of_as_many_tiles_wins_when_it_fits_clearly_better():
-    # real tile 44 under a tungsten lamp reads as tile 42 at fit 0.76 as taken; balanced,
-    # as itself at 0.95: one tile each, and the better fit wins
+    # real tile 44 under a tungsten lamp read as tile 42 at fit 0.76 as taken (on a cell
+    # smaller than the tile), and as itself at 0.95 with the cast taken off
+    import numpy as np
     from bench.real_photo_bench import VARIANTS
     from vision import reader, second_look
+    from vision.identify import Reading
     from vision.image_io import load_photo
-    img = VARIANTS["tungsten"](_one_tile_picture(44))
-    photo = load_photo(img)
-    plain = reader._analyse_once(photo, img, None, "gated")
-    cast_off = reader._analyse_once(photo, img, None, "balanced")
-    assert [rd.tile for _c, rd, _px in plain.readings] == [42]
-    assert [rd.tile for _c, rd, _px in cast_off.readings] == [44]
+    from vision.lattice import Lattice
+    blank = np.zeros((8, 8, 3), np.uint8)
+
+    def one_tile(tile: int, fit: float):
+        read = [((0, 0), Reading(tile=tile, rotation=0, confidence=0.99, fit=fit), np.array([150.0, 150.0]))]
+        return reader.Scene(None, blank, 1.0, lattice=Lattice(np.diag([60.0, 60.0, 1.0])), readings=read)
+    plain, cast_off = one_tile(42, 0.76), one_tile(44, 0.95)
     assert not second_look.better(cast_off, plain) and second_look.fits_better(cast_off, plain)
     assert not second_look.fits_better(plain, cast_off)
+    assert not second_look.fits_better(one_tile(44, 0.80), plain)
+    # on the photo, the look as taken now reads the tile on a cell of its own size: the
+    # right number, too unfit to give (no guess), and the balanced look reads it clearly
+    img = VARIANTS["tungsten"](_one_tile_picture(44))
+    photo = load_photo(img)
+    taken = reader._analyse_once(photo, img, None, "gated")
+    balanced = reader._analyse_once(photo, img, None, "balanced")
+    assert not taken.readings and [rd.tile for _c, rd, _px in taken.unreadable] == [44]
+    assert [rd.tile for _c, rd, _px in balanced.readings] == [44]
+    assert second_look.balanced_wins(balanced, taken, False)
     tile, rotation = _labels()[44]
     board = read_photo(img)
     assert [(p.tile, p.rotation) for p in board.tiles.values()] == [(tile, rotation)]
@@ -227,3 +240,37 @@ def test_a_finer_read_inside_anothers_tiles_splits_them_only_when_it_fits_no_bet
     assert not second_look.splits(scene(20.0, [(100, 170, 0.8), (300, 150, 0.8)]), whole)
     assert not second_look.splits(scene(50.0, [(100, 170, 0.8), (115, 190, 0.8)]), whole)
     assert not second_look.splits(pieces, scene(60.0, [(150, 150, 0.91)], unread=1))
+
+
+@pytest.mark.parametrize("number", [5, 13])
+def test_a_lone_real_tile_half_in_a_shadow_is_read_on_a_cell_of_its_own_size(number):
+    # a lattice 23 % too small, centred and turned on the tile, read its middle a little
+    # more clearly than the tile's own size did; its corners then fell on the links and
+    # the tile was left unreadable
+    from bench.real_photo_bench import VARIANTS
+    from vision import bodies, colours, reader, search
+    tile, rotation = _labels()[number]
+    image = VARIANTS["shadow-0.3"](_one_tile_picture(number))
+    board = read_photo(image)
+    assert [(p.tile, p.rotation) for p in board.tiles.values()] == [(tile, rotation)]
+    blob = bodies.single_hexagons(reader.link_and_mask(colours.to_lab(image))[2])[0]
+    scene = reader.analyse(image)
+    cell = scene.lattice.cell_at(blob.centre[None])
+    assert abs(float(scene.lattice.cell_size(cell)[0]) / blob.size - 1) < 0.1
+
+
+def test_only_a_cell_of_a_lone_blobs_size_earns_the_lone_tile_bonus():
+    import numpy as np
+    from vision import bodies, search
+    from vision.lattice import Lattice
+    blob = bodies.Hexagon(np.array([150.0, 150.0]), np.diag([60.0, 60.0]), 0.97)
+    assert blob.size == pytest.approx(60.0)
+
+    def on_blob(size: float) -> Lattice:
+        # a lattice whose cell (0, 0) sits on the blob, unturned, its cells ``size`` px
+        return Lattice(np.array([[size, 0.0, 150.0], [0.0, size, 150.0], [0.0, 0.0, 1.0]]))
+    assert search.blob_agreement(on_blob(60.0), [blob]) == 0.1
+    assert search.blob_agreement(on_blob(66.0), [blob]) == 0.1
+    # 23 % smaller: no bonus, but not so far off as to count against the lattice
+    assert search.blob_agreement(on_blob(46.0), [blob]) == 0.0
+    assert search.blob_agreement(on_blob(36.0), [blob]) == -0.5

@@ -205,12 +205,21 @@ def single_tiles(mask: np.ndarray) -> list[bodies.Hexagon]:
     return sorted(bodies.single_hexagons(mask), key=lambda x: -x.iou * x.size)
 
 
+SAME_BLOB_SIZE = 0.15
+"""A clean single-tile blob is one of a lattice's cells only when their sizes differ by
+under this much (natural log of the ratio; ~16 %).  A lattice 23 % too small, centred and
+turned on a lone real tile whose left half lay in a shadow, took the lone-tile bonus too,
+read the tile's middle a little more clearly and won; its corners then fell on the links
+and the tile was left unreadable (real tiles 5 and 13 under ``shadow-0.3``)."""
+
+
 def blob_agreement(lat: Lattice, hexes: list[bodies.Hexagon]) -> float:
     """Evidence from clean single-tile blobs for (+) or against (-) a lattice.
 
     A loose tile may be turned any way, but it is as big as the lattice's cells around it:
     each blob far from that size counts -0.5.  A blob that is exactly one of the
-    lattice's cells (same centre and turn) counts +0.1, a tie-break for lone tiles.
+    lattice's cells (same centre, turn and size, :data:`SAME_BLOB_SIZE`) counts +0.1, a
+    tie-break for lone tiles.
     """
     clean = [hx for hx in hexes[:4] if hx.iou >= CLEAN_BLOB]
     if not clean:
@@ -219,8 +228,9 @@ def blob_agreement(lat: Lattice, hexes: list[bodies.Hexagon]) -> float:
     centres = np.array([hx.centre for hx in clean], np.float64)
     cells = lat.cell_at(centres)
     sizes = lat.cell_size(cells)
-    far = np.abs(np.log(sizes / np.array([hx.size for hx in clean]))) > 0.4
-    near = ~far & (np.linalg.norm(lat.centres(cells) - centres, axis=1) < 0.25 * sizes)
+    apart = np.abs(np.log(sizes / np.array([hx.size for hx in clean])))
+    far = apart > 0.4
+    near = (apart < SAME_BLOB_SIZE) & (np.linalg.norm(lat.centres(cells) - centres, axis=1) < 0.25 * sizes)
     score = 0.0
     for i in range(len(clean)):  # (summed in blob order, as one at a time would)
         if far[i]:

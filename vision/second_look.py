@@ -180,7 +180,8 @@ def fits_better(other: Any, scene: Any) -> bool:
     """Is read ``other`` :func:`as_good` as ``scene`` and its tiles' edges explained clearly
     better (mean fit higher by :data:`FITS_BETTER`)?  The balanced look's bar against a
     read of as many tiles: under a tungsten lamp, real tile 44 read as tile 42 at fit 0.76
-    as taken, and as itself at 0.95 with the cast taken off."""
+    as taken (on a cell smaller than the tile, before :data:`search.SAME_BLOB_SIZE`), and
+    as itself at 0.95 with the cast taken off."""
     if not other.readings or not scene.readings or not as_good(other, scene):
         return False
     return _mean_fit(other) >= _mean_fit(scene) + FITS_BETTER
