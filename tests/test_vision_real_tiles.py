@@ -139,24 +139,33 @@ def test_a_white_glare_spot_shows_no_cast(monkeypatch):
     assert gains is not None and gains.max() / gains.min() < 1.1
 
 
+def _read_by_hand(scale: float, tiles: list[tuple[float, float, float]], unread: int = 0):
+    """A read (``reader.Scene``) on a lattice of ``scale`` px cells: tiles 1, 2, ... at cells
+    (0, 0), (1, 0), ... with the given (x, y, fit) each, and ``unread`` unreadable cells."""
+    import numpy as np
+    from vision import reader
+    from vision.identify import Reading
+    from vision.lattice import Lattice
+    read = [((q, 0), Reading(tile=q + 1, rotation=0, confidence=1.0, fit=f), np.array([x, y]))
+            for q, (x, y, f) in enumerate(tiles)]
+    return reader.Scene(None, np.zeros((8, 8, 3), np.uint8), 1.0,
+                        lattice=Lattice(np.diag([scale, scale, 1.0])), readings=read,
+                        unreadable=[((9, 9), None, np.zeros(2))] * unread)
+
+
 def test_a_balanced_read_of_as_many_tiles_wins_when_it_fits_clearly_better():
     # real tile 44 under a tungsten lamp read as tile 42 at fit 0.76 as taken (on a cell
     # smaller than the tile), and as itself at 0.95 with the cast taken off
-    import numpy as np
     from bench.real_photo_bench import VARIANTS
     from vision import reader, second_look
-    from vision.identify import Reading
     from vision.image_io import load_photo
-    from vision.lattice import Lattice
-    blank = np.zeros((8, 8, 3), np.uint8)
 
-    def one_tile(tile: int, fit: float):
-        read = [((0, 0), Reading(tile=tile, rotation=0, confidence=0.99, fit=fit), np.array([150.0, 150.0]))]
-        return reader.Scene(None, blank, 1.0, lattice=Lattice(np.diag([60.0, 60.0, 1.0])), readings=read)
-    plain, cast_off = one_tile(42, 0.76), one_tile(44, 0.95)
+    def one_tile(fit: float):
+        return _read_by_hand(60.0, [(150.0, 150.0, fit)])
+    plain, cast_off = one_tile(0.76), one_tile(0.95)
     assert not second_look.better(cast_off, plain) and second_look.fits_better(cast_off, plain)
     assert not second_look.fits_better(plain, cast_off)
-    assert not second_look.fits_better(one_tile(44, 0.80), plain)
+    assert not second_look.fits_better(one_tile(0.80), plain)
     # on the photo, the look as taken now reads the tile on a cell of its own size: the
     # right number, too unfit to give (no guess), and the balanced look reads it clearly
     img = VARIANTS["tungsten"](_one_tile_picture(44))
@@ -216,17 +225,8 @@ def test_a_real_tile_split_into_pieces_by_a_finer_lattice_is_read_whole():
 
 
 def test_a_finer_read_inside_anothers_tiles_splits_them_only_when_it_fits_no_better():
-    import numpy as np
-    from vision import reader, second_look
-    from vision.identify import Reading
-    from vision.lattice import Lattice
-    blank = np.zeros((8, 8, 3), np.uint8)
-
-    def scene(scale: float, tiles: list[tuple[float, float, float]], unread: int = 0):
-        read = [((q, 0), Reading(tile=q + 1, rotation=0, confidence=1.0, fit=f), np.array([x, y]))
-                for q, (x, y, f) in enumerate(tiles)]
-        return reader.Scene(None, blank, 1.0, lattice=Lattice(np.diag([scale, scale, 1.0])),
-                            readings=read, unreadable=[((9, 9), None, np.zeros(2))] * unread)
+    from vision import second_look
+    scene = _read_by_hand
     whole = scene(60.0, [(150, 150, 0.91)])
     pieces = scene(20.0, [(100, 170, 0.81), (115, 190, 0.80), (185, 110, 0.78), (200, 130, 0.82)])
     size = second_look.cell_size(whole)
@@ -248,13 +248,11 @@ def test_a_lone_real_tile_half_in_a_shadow_is_read_on_a_cell_of_its_own_size(num
     # more clearly than the tile's own size did; its corners then fell on the links and
     # the tile was left unreadable
     from bench.real_photo_bench import VARIANTS
-    from vision import bodies, colours, reader, search
+    from vision import bodies, reader
     tile, rotation = _labels()[number]
-    image = VARIANTS["shadow-0.3"](_one_tile_picture(number))
-    board = read_photo(image)
+    scene, board = reader.read(VARIANTS["shadow-0.3"](_one_tile_picture(number)))
     assert [(p.tile, p.rotation) for p in board.tiles.values()] == [(tile, rotation)]
-    blob = bodies.single_hexagons(reader.link_and_mask(colours.to_lab(image))[2])[0]
-    scene = reader.analyse(image)
+    [blob] = bodies.single_hexagons(scene.mask)
     cell = scene.lattice.cell_at(blob.centre[None])
     assert abs(float(scene.lattice.cell_size(cell)[0]) / blob.size - 1) < 0.1
 
