@@ -6,7 +6,9 @@ from referee.compare import best_alignment
 from referee.tiles import rotated_edges
 from vision import cover, read_photo
 from vision.colours import CLASSES
+from vision.identify import Reading
 from vision.lattice import CORNERS, MIDPOINTS, SQ3
+from vision.reader import _doubt_unseen_link
 from vision.sampling import FLANK_OFFSETS
 
 
@@ -144,8 +146,6 @@ def _unseen(tile: int, rotation: int, edges: list[int]) -> np.ndarray:
 
 
 def test_a_tile_whose_link_shows_at_neither_end_is_not_given():
-    from vision.identify import Reading
-    from vision.reader import _doubt_unseen_link
     # tile 18 at turn 5 and tile 38 differ only in the colour of one corner link: with
     # both its ends hidden, which of the two lies there is a guess
     colours = rotated_edges(18, 5)
@@ -154,12 +154,22 @@ def test_a_tile_whose_link_shows_at_neither_end_is_not_given():
     logp = np.concatenate([_unseen(18, 5, ends),                 # a whole link hidden
                            _unseen(7, 2, [0]),                   # one end hidden
                            _unseen(9, 1, [0, 3])])               # ends of two links
+    readings = [(18, 5), (7, 2), (9, 1)]
+    assert cover.guessed_link(logp, readings).tolist() == [True, False, False]
+    # the reader moves the guessed tile to its unreadable cells
     occ = np.array([[0, 0], [1, 0], [2, 0]])
     keep = [((q, r), Reading(t, k, 0.99, 0.7), np.zeros(2))
-            for (q, r), (t, k) in zip(occ.tolist(), [(18, 5), (7, 2), (9, 1)])]
+            for (q, r), (t, k) in zip(occ.tolist(), readings)]
     kept, bad = _doubt_unseen_link(keep, [], occ, logp)
     assert [c for c, _rd, _px in bad] == [(0, 0)]
     assert [c for c, _rd, _px in kept] == [(1, 0), (2, 0)]
+
+
+def test_a_hidden_link_is_no_guess_when_the_other_tile_is_read_elsewhere():
+    colours = rotated_edges(18, 5)
+    e = next(e for e in range(6) if colours[e] == colours[(e + 1) % 6])
+    logp = np.concatenate([_unseen(18, 5, [e, (e + 1) % 6]), _logp(38, 0)])
+    assert cover.guessed_link(logp, [(18, 5), (38, 0)]).tolist() == [False, False]
 
 
 def test_a_tile_under_a_mugs_rim_is_reported_not_guessed(bench_scene):

@@ -93,6 +93,41 @@ def covered_edges(ends: np.ndarray, flanks: np.ndarray, body: np.ndarray) -> np.
     return (off_body & tinted & like_end).any(-1)
 
 
+UNSEEN = 0.15
+"""An edge shows no link at all when no link colour explains its sample with this
+probability (a tile's body, or an object, lies there)."""
+
+
+def guessed_link(logp: np.ndarray, readings: list[tuple[int, int]]) -> np.ndarray:
+    """Which readings guess a link's colour, (N,) bool.
+
+    ``logp``: (N, 6, 5) edge log-probabilities; ``readings``: (tile, rotation) of each cell.
+    A reading guesses when one of its links shows at neither end (:data:`UNSEEN`) and a
+    tile with the same two other links and another colour there is free (not read by
+    another cell): the colour of that link decides between the two, and nothing shows it.
+    A mug's grey rim over a tile's blue corner link passed for a faint yellow one, and tile
+    38 was read as 18 at 0.997 (real-texture-27).  When the other tile is read elsewhere,
+    the one-of-each rule decides, and the reading stands.
+    """
+    out = np.zeros(len(readings), bool)
+    if not readings:
+        return out
+    unseen = np.exp(logp[..., :4]).max(-1) < UNSEEN                       # (N, 6)
+    held = np.array([tile for tile, _k in readings])
+    for i, ((tile, k), u) in enumerate(zip(readings, unseen)):
+        if u.sum() < 2:
+            continue
+        colours = identify.CANDIDATES[int(np.searchsorted(NUMBERS, tile)), k]
+        others = ~np.isin(NUMBERS, held[held != tile]) & (NUMBERS != tile)
+        for c in set(colours[u].tolist()):
+            ends = colours == c
+            # (another free tile, in any turn, that shows what this cell shows elsewhere)
+            if u[ends].all() and (identify.CANDIDATES[others][:, :, ~ends] == colours[~ends]).all(-1).any():
+                out[i] = True
+                break
+    return out
+
+
 def read_shown(logp: np.ndarray, hidden: np.ndarray, taken: set[int]) -> list[Reading | None]:
     """Read cells from their shown edges only.
 

@@ -1410,40 +1410,20 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     return keep + list(read.values()), [it for it in bad if it[0] not in read]
 
 
-UNSEEN = 0.15
-"""An edge shows no link at all when no link colour explains its sample with this
-probability (a tile's body, or an object, lies there)."""
-
-
 def _doubt_unseen_link(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
                        ) -> tuple[list, list]:
-    """Tiles of ``keep`` one of whose links shows at neither end (:data:`UNSEEN`) moved to
-    ``bad`` (unreadable) while a tile with the same two other links and another colour
-    there is free (not read elsewhere): that link's colour is only guessed.  A mug's grey rim over a tile's
-    blue corner link passed for a faint yellow one, and tile 38 was read as 18 at 0.997
-    (real-texture-27).  ``logp``: (N, 6, 5) edge log-probabilities of the cells of
-    ``occ``."""
+    """Tiles of ``keep`` whose reading guesses a link's colour (:func:`cover.guessed_link`)
+    moved to ``bad`` (unreadable).  ``logp``: (N, 6, 5) edge log-probabilities of the cells
+    of ``occ``."""
     if not keep:
         return keep, bad
     row = {tuple(int(v) for v in c): i for i, c in enumerate(occ)}
     rows = np.array([row[it[0]] for it in keep])
-    unseen = np.exp(logp[rows, :, :4]).max(-1) < UNSEEN                   # (n, 6)
-    held = np.array([rd.tile for _c, rd, _px in keep])
-    lost = set()
-    for it, u in zip(keep, unseen):
-        if u.sum() < 2:
-            continue
-        colours_at = identify.CANDIDATES[int(np.searchsorted(NUMBERS, it[1].tile)), it[1].rotation]
-        ends = [colours_at == c for c in set(colours_at.tolist()) if u[colours_at == c].all()]
-        # (only a guess while the other tile is free: one the board holds elsewhere cannot
-        # lie here too)
-        free = ~np.isin(NUMBERS, held[held != it[1].tile])
-        if any((free[:, None] & (identify.CANDIDATES[:, :, ~e] == colours_at[~e]).all(-1)
-                & (NUMBERS != it[1].tile)[:, None]).any() for e in ends):
-            lost.add(it[0])
-    if not lost:
+    guessed = cover.guessed_link(logp[rows], [(rd.tile, rd.rotation) for _c, rd, _px in keep])
+    if not guessed.any():
         return keep, bad
-    return [it for it in keep if it[0] not in lost], bad + [it for it in keep if it[0] in lost]
+    return ([it for it, g in zip(keep, guessed) if not g],
+            bad + [it for it, g in zip(keep, guessed) if g])
 
 
 def _flank_covered(full: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray,
