@@ -324,3 +324,23 @@ def test_washed_green_tells_light_samples_from_green_links():
     assert not washed(model, green)
     assert washed(model, light)
     assert not washed(missing_colour.without(model, missing_colour.GREEN), light)
+
+
+def test_the_grey_is_the_bodies_when_a_dark_grey_cloth_fills_the_darkest_quarter():
+    """Tile bodies (dark, a little warm) on 7.5 % of the photo, a cloth's dark blue-grey
+    stripes on 40 % and a light cloth on the rest: the darkest quarter of the photo is
+    mostly stripes, and their tint must not be taken for the grey (hard-9)."""
+    lab = np.zeros((200, 200, 3), np.float32)
+    lab[...] = (85.0, 2.0, 15.0)                      # beige cloth
+    lab[:80] = (70.0, -4.0, -10.0)                    # blue-grey stripes: dark mask, not bodies
+    lab[140:195, 100:155] = (30.0, 4.0, 6.0)          # tile bodies
+    rng = np.random.default_rng(1)
+    lab[..., 0] += rng.normal(0, 2.0, lab.shape[:2]).astype(np.float32)
+    dark = np.ones(lab.shape[:2], bool)
+    dark[80:] = False
+    dark[140:195, 100:155] = True
+    grey = colours.neutral_point(lab, dark)
+    assert np.allclose(grey, (4.0, 6.0), atol=1.0), grey
+    # one uniform dark surface: nothing to split, its own tint is the grey
+    lab[140:195, 100:155] = (70.0, -4.0, -10.0)
+    assert np.allclose(colours.neutral_point(lab, dark), (-4.0, -10.0), atol=1.0)

@@ -53,7 +53,7 @@ def test_looks_are_tried_in_order_and_only_when_needed():
 # benchmark scenes (bench/datasets.py, fixed seeds) on busy or dark tables: grey bodies on
 # a black cloth (outside the body gate; hard-54, 43 tiles) and a striped cloth in link
 # colours (hard-25).  (hard-3, glare on a black cloth, is in test_vision_glare.py.)
-HARD_SCENES = [("hard", 54), ("hard", 25)]
+HARD_SCENES = [("hard", 54), ("hard", 25), ("hard", 9)]
 
 
 @pytest.mark.parametrize("tier,index", HARD_SCENES, ids=[f"{t}-{i}" for t, i in HARD_SCENES])
@@ -116,6 +116,22 @@ def test_far_more_needs_many_more_tiles_on_a_clean_lattice():
                                     NS(lattice=None, readings=[None] * 2))     # 3 more only
     assert not second_look.far_more(NS(lattice=NS(score=8.0), readings=[None] * 16),
                                     NS(lattice=None, readings=[None] * 6))     # reads poorly
+
+
+def test_a_look_that_found_no_lattice_does_not_outrank_tiles_read():
+    """Four tiles read clearly beside nine unreadable cells of a striped cloth score below
+    nothing at all (each unreadable cell costs half a tile); a look that found no lattice
+    must still not replace them (hard-9 read 0 of 4 so)."""
+    from types import SimpleNamespace as NS
+    sure = NS(confidence=0.99, fit=0.95, pushed=False)
+    board = NS(lattice=NS(score=1.8), readings=[((i, 0), sure, (10.0 * i, 0.0)) for i in range(4)],
+               unreadable=[((i, 1), sure, (10.0 * i, 9.0)) for i in range(9)], loose=[])
+    nothing = NS(lattice=None, readings=[], unreadable=[], loose=[])
+    assert second_look.quality(nothing) > second_look.quality(board)
+    assert not second_look.better(nothing, board)
+    # a read of only unreadable cells (no tile) still gives way to one that found nothing
+    junk = NS(lattice=NS(score=0.5), readings=[], unreadable=board.unreadable, loose=[])
+    assert second_look.better(nothing, junk)
 
 
 def test_camera_grey_look_is_skipped_when_it_would_change_nothing():

@@ -91,6 +91,11 @@ def chroma(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sqrt(out, out=out)
 
 
+SPLIT_TINT = 8.0
+"""a/b distance between the darker and lighter halves of the darkest grey pixels above
+which only the darker half is taken for the tile bodies (:func:`darkest_grey`)."""
+
+
 def darkest_grey(lab: np.ndarray, dark: np.ndarray, step: int = 2) -> np.ndarray | None:
     """The photo's darkest grey pixels, taken for the tile bodies: bool mask over
     ``lab[::step, ::step]`` of the pixels of the dark mask ``dark`` (H, W) in the darkest
@@ -98,7 +103,19 @@ def darkest_grey(lab: np.ndarray, dark: np.ndarray, step: int = 2) -> np.ndarray
     are fewer than 50."""
     L = lab[::step, ::step, 0]
     sel = dark[::step, ::step] & (L <= percentile(L, 25))
-    return sel if sel.sum() >= 50 else None
+    if sel.sum() < 50:
+        return None
+    # a dark grey table covering more of the photo than the tiles (the blue stripes of a
+    # cloth under warm light, hard-9) fills the lighter part of that quarter: when the
+    # darker and lighter halves differ in tint, the bodies are the darker half
+    Ls = L[sel]
+    mid = median(Ls)
+    darker, lighter = sel & (L <= mid), sel & (L > mid)
+    if darker.sum() < 50 or lighter.sum() < 50:   # (lightness in a few levels: no halves)
+        return sel
+    ab = lab[::step, ::step, 1:]
+    lo, hi = median(ab[darker], axis=0), median(ab[lighter], axis=0)
+    return darker if float(np.hypot(*(lo - hi))) > SPLIT_TINT else sel
 
 
 def neutral_point(lab: np.ndarray, dark: np.ndarray | None = None) -> np.ndarray:

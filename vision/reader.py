@@ -270,6 +270,17 @@ BARE_FIT = 0.9
 shows the bare table is taken off with the unreadable cells there
 (:func:`_drop_bare_table`)."""
 
+TABLE_FIT = 0.7
+"""A board tile read at a fit under this that touches the board on at most
+:data:`FEW_EDGES` edges (which it matches) goes when every pixel of it has the table's
+colours, even if its middle is not bare: a dark stripe of a striped cloth lies across it
+(hard-130, a cell of navy and salmon stripes read as tile 36 at fit 0.66 beside the
+board, touching one tile).  One or two matching edges are easily matched by chance; five
+are not (hard-48's tile 42, read right at fit 0.68 on a dark table whose colours its
+blurred cell shows throughout, stays)."""
+
+FEW_EDGES = 2
+
 
 def _drop_bare_table(scene: Scene) -> None:
     """Take off the scene's unreadable cells whose middle shows the bare table
@@ -280,7 +291,8 @@ def _drop_bare_table(scene: Scene) -> None:
     has the table's colours too (:func:`_like_around`): on hard and real-texture 0-119,
     five tiles read right under glare or blur showed a middle like the table, while
     hard-11's tile 13, read at confidence 0.94 where no tile lies, showed the table's
-    colours throughout.
+    colours throughout.  A tile read at a fit under :data:`TABLE_FIT` touching the board on
+    few edges (:data:`FEW_EDGES`) goes on that test alone, bare middle or not.
 
     Done on the read finally kept: while reads are compared, unreadable cells count as
     doubt, and that doubt makes the reader look again (taking them off in every read lost
@@ -302,7 +314,10 @@ def _drop_bare_table(scene: Scene) -> None:
     gone = {c for c in unread + clashing if bare[c]}
     # (a patterned cloth's stray cells, and poor tiles that match their neighbours: each
     # goes when it shows only the colours round it)
-    rest = [c for c in unread if c not in gone] + [c for c in matching if bare[c]]
+    fit_of = {c: rd.fit for c, rd, _px in scene.readings}
+    rest = [c for c in unread if c not in gone] + [
+        c for c in matching
+        if bare[c] or fit_of[c] < TABLE_FIT and touching_edges(board, c)[0] <= FEW_EDGES]
     if rest:
         share = _like_around(scene, np.array(rest))
         gone |= {c for c, s in zip(rest, share) if s >= table.LIKE_AROUND}

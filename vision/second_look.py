@@ -150,8 +150,9 @@ other earned (see :func:`_lattice_holds`)."""
 
 
 def _lattice_holds(other: Any, scene: Any) -> bool:
-    """Does read ``other``'s lattice score at least what ``scene``'s earned (either
-    without a lattice: yes)?  Or nearly as much (:data:`HOLDS_SHARE`), when ``other``
+    """Does read ``other``'s lattice score at least what ``scene``'s earned (``scene``
+    without a lattice: yes; ``other`` without one: only when ``scene`` read no tiles)?
+    Or nearly as much (:data:`HOLDS_SHARE`), when ``other``
     reads as many tiles or more and they fit far better (:data:`FITS_FAR_BETTER`)?
 
     The search scores a lattice on its cells' first reading, before the photo's colours
@@ -160,7 +161,12 @@ def _lattice_holds(other: Any, scene: Any) -> bool:
     0.72-0.74, one wrong, and scored 2.18; the crop's look found the true lattice, read
     all three tiles at fit 0.91-0.98, and scored 2.03.  (hard and real-texture 0-199:
     that board alone changes, 1 → 3 of 3 right.)"""
-    if other.lattice is None or scene.lattice is None:
+    if other.lattice is None:
+        # (a look that found no lattice read nothing: it cannot outrank tiles read, however
+        # many unreadable cells beside them count against that read; hard-9, four tiles on a
+        # striped cloth read right beside 9 cells of stripes, lost to a look that found nothing)
+        return not scene.readings
+    if scene.lattice is None:
         return True
     bar = earned(scene)
     if other.lattice.score >= bar:
