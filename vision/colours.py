@@ -99,8 +99,9 @@ which only the darker half is taken for the tile bodies (:func:`darkest_grey`)."
 def darkest_grey(lab: np.ndarray, dark: np.ndarray, step: int = 2) -> np.ndarray | None:
     """The photo's darkest grey pixels, taken for the tile bodies: bool mask over
     ``lab[::step, ::step]`` of the pixels of the dark mask ``dark`` (H, W) in the darkest
-    quarter of lightness (not a dark table's lighter weave or shadows); ``None`` when there
-    are fewer than 50."""
+    quarter of lightness (not a dark table's lighter weave or shadows), or only the darker
+    half of those when the two halves' median a/b lie more than :data:`SPLIT_TINT` apart;
+    ``None`` when there are fewer than 50."""
     L = lab[::step, ::step, 0]
     sel = dark[::step, ::step] & (L <= percentile(L, 25))
     if sel.sum() < 50:
@@ -108,8 +109,7 @@ def darkest_grey(lab: np.ndarray, dark: np.ndarray, step: int = 2) -> np.ndarray
     # a dark grey table covering more of the photo than the tiles (the blue stripes of a
     # cloth under warm light, hard-9) fills the lighter part of that quarter: when the
     # darker and lighter halves differ in tint, the bodies are the darker half
-    Ls = L[sel]
-    mid = median(Ls)
+    mid = median(L[sel])
     darker, lighter = sel & (L <= mid), sel & (L > mid)
     if darker.sum() < 50 or lighter.sum() < 50:   # (lightness in a few levels: no halves)
         return sel

@@ -280,6 +280,7 @@ are not (hard-48's tile 42, read right at fit 0.68 on a dark table whose colours
 blurred cell shows throughout, stays)."""
 
 FEW_EDGES = 2
+"""... see :data:`TABLE_FIT`."""
 
 
 def _drop_bare_table(scene: Scene) -> None:
