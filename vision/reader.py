@@ -301,13 +301,19 @@ def _drop_bare_table(scene: Scene) -> None:
     if scene.mask is None or scene.lattice is None:
         return
     unread = [c for c, _rd, _px in scene.unreadable]
-    clashing, matching = [], []
-    poor = [c for c, rd, _px in scene.readings if rd.fit < BARE_FIT]
+    clashing, matching, loosely = [], [], set()
+    poor = [(c, rd.fit) for c, rd, _px in scene.readings if rd.fit < BARE_FIT]
     if poor:
         # (the position is built only then: this runs on every live frame)
         board = _board_of(scene.readings)
-        for c in poor:
-            (clashing if _clashes(board, c) else matching).append(c)
+        for c, fit in poor:
+            touching, agreeing = touching_edges(board, c)
+            if agreeing < touching:
+                clashing.append(c)
+                continue
+            matching.append(c)
+            if fit < TABLE_FIT and touching <= FEW_EDGES:
+                loosely.add(c)      # (see TABLE_FIT: goes on the colour test alone)
     cells = unread + clashing + matching
     if not cells:
         return
@@ -315,10 +321,8 @@ def _drop_bare_table(scene: Scene) -> None:
     gone = {c for c in unread + clashing if bare[c]}
     # (a patterned cloth's stray cells, and poor tiles that match their neighbours: each
     # goes when it shows only the colours round it)
-    fit_of = {c: rd.fit for c, rd, _px in scene.readings}
-    rest = [c for c in unread if c not in gone] + [
-        c for c in matching
-        if bare[c] or fit_of[c] < TABLE_FIT and touching_edges(board, c)[0] <= FEW_EDGES]
+    rest = [c for c in unread if c not in gone] + [c for c in matching
+                                                   if bare[c] or c in loosely]
     if rest:
         share = _like_around(scene, np.array(rest))
         gone |= {c for c, s in zip(rest, share) if s >= table.LIKE_AROUND}
@@ -390,12 +394,6 @@ def _report_hidden(scene: Scene) -> None:
     for c, at in zip(cells[hidden], xy[hidden]):
         px = at / scene.work_scale + scene.origin
         scene.unreadable.append((tuple(int(v) for v in c), Reading(0, 0, 0.0, 0.0), px))
-
-
-def _clashes(board: Any, cell: tuple[int, int]) -> bool:
-    """Does the tile at ``cell`` of ``board`` clash with a tile beside it on some edge?"""
-    touching, matching = touching_edges(board, cell)
-    return matching < touching
 
 
 def _analyse_with_region(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
