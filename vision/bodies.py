@@ -295,7 +295,7 @@ def tile_spots(mask: np.ndarray, size: float, max_tiles: float = 12.0) -> list[n
     radius (see :func:`_deep_places`).
     """
     labels, stats, _fits = _blob_fits(mask)
-    return _deep_places(labels, stats, size, (0.6, max_tiles), 0.6)
+    return _deep_places(labels, stats, size, (0.6, max_tiles), 0.5)
 
 
 def _deep_places(labels: np.ndarray, stats: np.ndarray, size: float, tiles: tuple[float, float],
@@ -320,12 +320,15 @@ def _deep_places(labels: np.ndarray, stats: np.ndarray, size: float, tiles: tupl
         order = np.argsort(-dist[ys, xs])
         # deepest first, each kept unless a kept one lies nearer than 1.4 sizes
         cand = np.stack([xs[order] - 1 + x, ys[order] - 1 + y], 1).astype(np.float64)
+        deep = dist[ys[order], xs[order]]
         taken = np.zeros((0, 2))
-        for c in cand:
+        for c, dc in zip(cand, deep):
             if (np.hypot(c[0] - taken[:, 0], c[1] - taken[:, 1]) >= 1.4 * size).all():
                 taken = np.vstack([taken, c])
-        out += list(taken)
-    return out
+                out.append((float(dc), c))
+    # deepest first over all blobs: a shallow place (a shadow's scrap beside a tile) is
+    # then passed over when a deeper one lies within a tile of it
+    return [c for _d, c in sorted(out, key=lambda dc: -dc[0])]
 
 
 def link_spots(link: np.ndarray, size: float) -> list[np.ndarray]:

@@ -41,6 +41,7 @@ class LooseHex:
     spot: bool = False   # found as a tile-sized place in a blob, not as a hexagon blob
     reposed: bool = False  # turned or resized since first placed (repose)
     own: np.ndarray | None = None  # the hexagon fitted to the tile's blob, if one was
+    twin: int | None = None  # a place that may be the same tile's, placed otherwise (TWIN)
 
 
 def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: np.ndarray,
@@ -86,9 +87,22 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
         links = []  # a print of the cloth's, not tiles
     found = [hx.centre for hx in blobs]
     places: list[np.ndarray] = []
-    for c in bodies.tile_spots(mask, size) + links:
-        if found and (np.linalg.norm(np.asarray(found) - c, axis=1) < size).any():
-            continue
+    twins: dict[int, int] = {}
+    spots = bodies.tile_spots(mask, size)
+    for j, c in enumerate(spots + links):
+        if found:
+            d = np.linalg.norm(np.asarray(found) - c, axis=1)
+            k = int(np.argmin(d))
+            if d[k] < size:
+                if j >= len(spots) and k >= len(blobs) and k - len(blobs) < len(spots) \
+                        and d[k] >= TWIN * size and k not in twins.values():
+                    # a patch of links off a tile-sized place: one of the two is the
+                    # tile's middle (the place may take in its shadow, the patch lose a
+                    # link to glare), so both are read and the better kept
+                    twins[len(found)] = k
+                    places.append(c)
+                    found.append(c)
+                continue
         d = np.linalg.norm(centres - c, axis=1)
         i = int(np.argmin(d))
         if d[i] < 1.2 * size and tuple(int(v) for v in occ[i]) in main:
@@ -102,8 +116,20 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
         own_up = frames.upright(np.array([lattice.affine(M, found[k]) for k, M in enumerate(owns[:len(blobs)])]))
         for k, H in enumerate(ones):
             own = own_up[k] if k < len(blobs) else None
-            out.append(LooseHex(H, np.zeros(2), found[k], spot=k >= len(blobs), own=own))
+            out.append(LooseHex(H, np.zeros(2), found[k], spot=k >= len(blobs), own=own,
+                                twin=twins.get(k)))
+        for k, t in twins.items():
+            out[t].twin = k
     return out, keep
+
+
+TWIN = 0.3
+"""A patch of link colour (``bodies.link_spots``) within a cell's size of a tile-sized place
+in the tile mask (``bodies.tile_spots``) but this many sizes or more from it is read as
+well, as its twin (``LooseHex.twin``), and the twin that reads better is kept
+(:func:`read_off_lattice`): the place's blob may take in the tile's shadow on a light
+table (real-texture-28's tile 20, its place 0.5 tiles off), the patch lose a link's end
+to glare or take in a neighbour's (real-texture-17's tile 33, its patch 0.4 tiles off)."""
 
 
 MAX_LINK_SPOTS = 24
@@ -218,8 +244,11 @@ def repose(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: list[LooseH
     fit 0.15 as first placed and at 0.89 (right, confidence 1.0) turned and a tenth
     smaller."""
     moved = np.zeros(len(hexes), bool)
+    # (a patch of links read as a place's twin is not tried again: each costs some 4 ms,
+    # and more places would go over MAX_REPOSED)
     poor = [k for k, rd in enumerate(readings)
-            if not acceptance.clear(rd) and (shaped or hexes[k].own is not None)]
+            if not acceptance.clear(rd) and (shaped or hexes[k].own is not None)
+            and not (hexes[k].twin is not None and hexes[k].twin < k)]
     bar = REPOSED_READ
     if len(poor) > MAX_REPOSED:
         # many places (a cloth's print, a wooden table's grain): the hexagon blobs among
@@ -267,7 +296,9 @@ def read_off_lattice(hexes: list[LooseHex], readings: list, body: np.ndarray, ke
     there is the same tile, read in the lattice's turn instead of its own, and gives way.
     """
     out = []
-    for hx, rd, b in zip(hexes, readings, body):
+    for k, (hx, rd, b) in enumerate(zip(hexes, readings, body)):
+        if hx.twin is not None and (readings[hx.twin].fit, -hx.twin) > (rd.fit, -k):
+            continue  # its twin reads better (see TWIN)
         # (a round coloured dot on a cloth fits a hexagon too: a tile has a grey body)
         if (not acceptance.readable(rd, b) or rd.pushed or (hx.spot and not acceptance.clear(rd))
                 or (hx.reposed and (rd.fit < REPOSED_READ[0] or rd.confidence < REPOSED_READ[1]))):
