@@ -99,6 +99,13 @@ ALL_LOOSE = [
     ("real-texture", 10),
     # three loose tiles on a dark table, no board: tile 17's first hexagon read at 0.51
     ("real-texture", 86),
+    # a loose tile on wood under glare, which eats a corner of its blob: the blob's
+    # deepest place was 0.52 of a tile's inner radius deep (places needed 0.6)
+    ("real-texture", 42),
+    # a loose tile on a light table whose blob takes in its shadow: the blob's deepest
+    # place lies half a tile off it and reads nothing; the patch of its links, read as
+    # that place's twin, reads it
+    ("real-texture", 28),
 ]
 
 
