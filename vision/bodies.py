@@ -291,8 +291,9 @@ def tile_spots(mask: np.ndarray, size: float, max_tiles: float = 12.0) -> list[n
 
     ``size``: the cells' centre-to-corner size (px).  Blobs of 0.6 to ``max_tiles``
     tiles' area are looked at (a dark table's mask is one huge blob: nothing there); a
-    spot is a peak of the distance to the blob's rim nearly as deep as a tile's inner
-    radius (see :func:`_deep_places`).
+    spot is a peak of the distance to the blob's rim at least half as deep as a tile's
+    inner radius (0.6 until session 51: glare ate a corner of real-texture-42's loose
+    tile, 0.52 deep), deepest first (see :func:`_deep_places`).
     """
     labels, stats, _fits = _blob_fits(mask)
     return _deep_places(labels, stats, size, (0.6, max_tiles), 0.5)
@@ -303,7 +304,7 @@ def _deep_places(labels: np.ndarray, stats: np.ndarray, size: float, tiles: tupl
     """Peaks of the distance to the rim, in blobs (``labels``, ``stats`` of
     ``cv2.connectedComponentsWithStats``) of ``tiles`` (low, high) hexagons' area of
     ``size`` (px): at least ``depth`` of a hexagon's inner radius deep, each at least
-    1.4 ``size`` from a deeper one; (x, y) each."""
+    1.4 ``size`` from a deeper one in its blob; (x, y) each, deepest first."""
     tile_area = 1.5 * SQ3 * size * size          # a hexagon's area
     inner = SQ3 / 2 * size                        # ... and inner radius
     area = stats[:, cv2.CC_STAT_AREA]

@@ -89,13 +89,14 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
     places: list[np.ndarray] = []
     twins: dict[int, int] = {}
     spots = bodies.tile_spots(mask, size)
+    in_mask: set[int] = set()   # (indices in ``found`` of the places found in the mask)
     for j, c in enumerate(spots + links):
         if found:
             d = np.linalg.norm(np.asarray(found) - c, axis=1)
             k = int(np.argmin(d))
             if d[k] < size:
-                if j >= len(spots) and k >= len(blobs) and k - len(blobs) < len(spots) \
-                        and d[k] >= TWIN * size and k not in twins.values():
+                if j >= len(spots) and k in in_mask and d[k] >= TWIN * size \
+                        and k not in twins.values():
                     # a patch of links off a tile-sized place: one of the two is the
                     # tile's middle (the place may take in its shadow, the patch lose a
                     # link to glare), so both are read and the better kept
@@ -107,6 +108,8 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
         i = int(np.argmin(d))
         if d[i] < 1.2 * size and tuple(int(v) for v in occ[i]) in main:
             continue
+        if j < len(spots):
+            in_mask.add(len(found))
         places.append(c)
         found.append(c)
     out = []
