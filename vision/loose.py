@@ -87,31 +87,32 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
         links = []  # a print of the cloth's, not tiles
     found = [hx.centre for hx in blobs]
     places: list[np.ndarray] = []
-    twins: dict[int, int] = {}
     spots = bodies.tile_spots(mask, size)
-    in_mask: set[int] = set()   # (indices in ``found`` of the places found in the mask)
+    # (per entry of ``found``: found as a place in the mask, and its twin's index)
+    in_mask, twin = [False] * len(found), [None] * len(found)
     for j, c in enumerate(spots + links):
         if found:
             d = np.linalg.norm(np.asarray(found) - c, axis=1)
             k = int(np.argmin(d))
             if d[k] < size:
-                if j >= len(spots) and k in in_mask and d[k] >= TWIN * size \
-                        and k not in twins.values():
+                if j >= len(spots) and in_mask[k] and twin[k] is None and d[k] >= TWIN * size:
                     # a patch of links off a tile-sized place: one of the two is the
                     # tile's middle (the place may take in its shadow, the patch lose a
                     # link to glare), so both are read and the better kept
-                    twins[len(found)] = k
+                    twin[k] = len(found)
                     places.append(c)
                     found.append(c)
+                    in_mask.append(False)
+                    twin.append(k)
                 continue
         d = np.linalg.norm(centres - c, axis=1)
         i = int(np.argmin(d))
         if d[i] < 1.2 * size and tuple(int(v) for v in occ[i]) in main:
             continue
-        if j < len(spots):
-            in_mask.add(len(found))
         places.append(c)
         found.append(c)
+        in_mask.append(j < len(spots))
+        twin.append(None)
     out = []
     if found:
         owns = [hx.M for hx in blobs] + [None] * len(places)
@@ -120,9 +121,7 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
         for k, H in enumerate(ones):
             own = own_up[k] if k < len(blobs) else None
             out.append(LooseHex(H, np.zeros(2), found[k], spot=k >= len(blobs), own=own,
-                                twin=twins.get(k)))
-        for k, t in twins.items():
-            out[t].twin = k
+                                twin=twin[k]))
     return out, keep
 
 
@@ -301,7 +300,7 @@ def read_off_lattice(hexes: list[LooseHex], readings: list, body: np.ndarray, ke
     out = []
     for k, (hx, rd, b) in enumerate(zip(hexes, readings, body)):
         if hx.twin is not None and (readings[hx.twin].fit, -hx.twin) > (rd.fit, -k):
-            continue  # its twin reads better (see TWIN)
+            continue  # its twin reads better, or as well and comes first (see TWIN)
         # (a round coloured dot on a cloth fits a hexagon too: a tile has a grey body)
         if (not acceptance.readable(rd, b) or rd.pushed or (hx.spot and not acceptance.clear(rd))
                 or (hx.reposed and (rd.fit < REPOSED_READ[0] or rd.confidence < REPOSED_READ[1]))):
