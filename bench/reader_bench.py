@@ -209,7 +209,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{s['identity_uncovered']}, covered {s['covered_tiles']}: right "
                   f"{s['covered_right']}, guessed wrong {s['covered_wrong']}, reported unreadable "
                   f"{s['covered_unreadable']}; perfect but for covered tiles "
-                  f"{s['perfect_uncovered_rate']}; unreadable cells "
+                  f"{s['perfect_uncovered_rate']}; loose tiles named right {s['loose_right']} of "
+                  f"{s['loose_tiles']}; unreadable cells "
                   f"{s['unreadable_cells']}, {s['unreadable_empty']} of them on no tile", flush=True)
     if not args.no_speed:
         out["speed"]["12mp_56_tiles"] = s12 = speed_12mp()

@@ -20,6 +20,9 @@ A reader is a Python callable ``path -> board JSON dict`` (or ``referee.board.Bo
   many were guessed wrong (read as another tile or rotation; the issue wants them reported
   unreadable instead) and how many were reported unreadable (an ``unreadable`` cell on
   them, aligned as the tiles are).
+- loose tiles named right: share of the true loose tiles that a reader's loose tile
+  within 0.45 tile widths names by the right number (rotation not scored: a loose tile
+  lies on no lattice).
 - unreadable cells: the reader's ``unreadable`` list (cells it says hold a tile it could
   not read), split into those on a true tile (within 0.45 tile widths, face-down tiles
   included) and those where no tile lies.  The referee counts an unreadable cell as
@@ -219,6 +222,20 @@ def _covered_outcomes(truth: dict, tb: Board, rb: Board, steps: int, offset: tup
             "covered_unreadable": len(covered & flagged - set(placed))}
 
 
+def _loose_numbers(truth: dict, read: dict) -> tuple[int, int]:
+    """(true loose tiles, those a reader's loose tile within :data:`MATCH` widths of it
+    names by the right number).  A loose tile's rotation is not scored: it lies on no
+    lattice, so the two sides need not count its turn from the same edge."""
+    objs = [(t["pixel"], t["tile"], _width(t["corners"])) for t in truth.get("loose", [])]
+    got = [(t["pixel"], t.get("tile")) for t in read.get("loose") or []
+           if isinstance(t, dict) and isinstance(t.get("pixel"), (list, tuple))]
+    right = 0
+    for p, tile, w in objs:
+        near = [(math.dist(p, q), n) for q, n in got if math.dist(p, q) < MATCH * w]
+        right += bool(near) and min(near)[1] == tile
+    return len(objs), right
+
+
 def score_image(truth: dict, read: dict | None) -> dict[str, Any]:
     """All per-image figures for one reader answer (``None`` = the reader failed)."""
     read = read or {"tiles": []}
@@ -229,12 +246,14 @@ def score_image(truth: dict, read: dict | None) -> dict[str, Any]:
     inter, union = occupancy_overlap(tb, rb)
     tp, dets, wanted = _detections(truth, read)
     unread, unread_empty = _unreadable_cells(truth, read)
+    loose, loose_right = _loose_numbers(truth, read)
     row = {
         "truth_tiles": len(tb), "read_tiles": len(rb), "agree": int(agree),
         "cells_inter": inter, "cells_union": union,
         "tp": tp, "detections": dets, "wanted": wanted,
         "perfect": bool(same_position(tb, rb)),
         "unreadable": unread, "unreadable_empty": unread_empty,
+        "loose_tiles": loose, "loose_right": loose_right,
         **_covered_outcomes(truth, tb, rb, steps, offset, read.get("unreadable")),
     }
     # perfect but for covered tiles: every tile given is right and every tile no hand or
@@ -282,6 +301,10 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
         "covered_right": sum(r.get("covered_right", 0) for r in rows),
         "covered_wrong": sum(r.get("covered_wrong", 0) for r in rows),
         "covered_unreadable": sum(r["covered_unreadable"] for r in rows),
+        # loose tiles beside the Tantrix found and named by the right number
+        "loose_tiles": sum(r.get("loose_tiles", 0) for r in rows),
+        "loose_right": ratio(sum(r.get("loose_right", 0) for r in rows),
+                             sum(r.get("loose_tiles", 0) for r in rows)),
         "unreadable_cells": sum(r.get("unreadable", 0) for r in rows),
         "unreadable_empty": sum(r.get("unreadable_empty", 0) for r in rows),
         "position_accuracy": ratio(sum(r["cells_inter"] for r in rows), sum(r["cells_union"] for r in rows)),
@@ -345,6 +368,8 @@ def markdown(report: dict[str, Any]) -> str:
              f"| detection recall | {_pct(s['detection_recall'])} |",
              f"| tile identity accuracy (number + rotation) | {_pct(s['identity_accuracy'])} |",
              f"| identity on tiles no hand or object covers | {_pct(s.get('identity_uncovered'))} |",
+             f"| loose tiles found and named right (number) | {_pct(s.get('loose_right'))} "
+             f"of {s.get('loose_tiles', 0)} |",
              f"| covered tiles (≥ {COVERED:.0%} hidden): read right / guessed wrong / reported unreadable | "
              f"{s.get('covered_tiles', 0)}: {s.get('covered_right', 0)} / {s.get('covered_wrong', 0)} / "
              f"{s.get('covered_unreadable', 0)} |",

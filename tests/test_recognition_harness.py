@@ -97,6 +97,26 @@ def test_mistakes_move_the_figures(tier):
     assert s["agree"] == 0 and s["tp"] == 0
 
 
+def test_loose_tiles_are_scored_by_number(tier):
+    truth = copy.deepcopy(_truth(tier))
+    if len(truth["loose"]) < 2:  # two board tiles taken off the board as loose ones
+        truth["loose"] += [truth["tiles"].pop() for _ in range(2)]
+    n = len(truth["loose"])
+    read = {"tiles": copy.deepcopy(truth["tiles"]), "loose": copy.deepcopy(truth["loose"])}
+    for t in read["loose"]:  # a loose tile's turn is not scored
+        t["rotation"] = (t["rotation"] + 2) % 6
+    s = recognition.score_image(truth, read)
+    assert s["loose_tiles"] == s["loose_right"] == n
+    # one named wrong: still detected, no longer right; one dropped: neither
+    used = {t["tile"] for t in truth["tiles"] + truth["loose"]}
+    read["loose"][0]["tile"] = next(k for k in range(1, 57) if k not in used)
+    s = recognition.score_image(truth, read)
+    assert s["loose_right"] == n - 1 and s["tp"] == len(truth["tiles"]) + n
+    s = recognition.score_image(truth, {"tiles": truth["tiles"], "loose": read["loose"][1:]})
+    assert s["loose_right"] == n - 1 and s["tp"] == len(truth["tiles"]) + n - 1
+    assert recognition.summarise([s])["loose_right"] == round((n - 1) / n, 4)
+
+
 def test_covered_tiles_are_counted_apart(tier):
     # a hand over two tiles: one left out of the read (reported unreadable), one guessed
     truth = copy.deepcopy(_truth(tier))

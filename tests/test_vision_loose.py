@@ -106,6 +106,10 @@ ALL_LOOSE = [
     # place lies half a tile off it and reads nothing; the patch of its links, read as
     # that place's twin, reads it
     ("real-texture", 28),
+    # two loose tiles on a white table beyond the board, farther from the camera: their
+    # blobs are 0.62 and 0.69 of the board's cells, too small for loose tiles until
+    # measured against the cells where they lie (loose.LOCAL_SIZE)
+    ("hard", 107),
 ]
 
 

@@ -159,6 +159,11 @@ class Lattice:
         """Approximate centre-to-corner size in image pixels of each cell, (N,)."""
         return self._size_at(np.asarray(cells, np.float64) @ BASIS.T)
 
+    def size_at(self, points: np.ndarray) -> np.ndarray:
+        """:meth:`cell_size` of a cell centred at each image point (N, 2), (N,) px: the
+        size a tile lying there on the table's plane has."""
+        return self._size_at(self.to_plane(np.asarray(points, np.float64).reshape(-1, 2)))
+
     def _size_at(self, plane: np.ndarray) -> np.ndarray:
         """:meth:`cell_size` of cells centred at plane points (N, 2)."""
         p0, p1, p2 = self.to_image(np.stack([plane, plane + [1.0, 0.0], plane + [0.0, 1.0]]))

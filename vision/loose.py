@@ -33,6 +33,20 @@ blurred with its shadow, is bigger (hard 0-119: eight loose tiles 1.37 to 1.49 t
 cell, IoU 0.79 to 0.95).  Its hexagon is then the lattice's cell (:func:`hexagons_at`)."""
 
 
+LOCAL_SIZE = (0.5, 1.4)
+"""The size of the lattice's cell where a blob lies, bounded to these shares of the cells'
+median size, may stand for the median in :data:`LOOSE_SIZE`'s bounds: a loose tile
+farther from the camera than the board is smaller than the board's cells, one nearer
+bigger (hard-107's two tiles on a white table beyond the board were 0.62 and 0.69 of the
+board's cells; they read at fit 0.96).  The bounds are there because, far from the
+board, the lattice's perspective is extrapolated."""
+
+
+MIN_BLOB = 0.4
+"""Blobs smaller than this share of the cells' median size (centre to corner) are not
+looked at as loose tiles (:data:`LOCAL_SIZE` lets one as small as 0.35 through)."""
+
+
 @dataclass
 class LooseHex:
     H: np.ndarray        # plane → working image, cell (0, 0) is the tile
@@ -61,9 +75,10 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
     groups = components([tuple(int(v) for v in c) for c in occ[strong]])
     main = groups[0] if groups and len(groups[0]) >= 3 else set()
     blobs: list[bodies.Hexagon] = []
-    for hx in bodies.single_hexagons(mask, min_size=max(4.0, 0.6 * size)):
+    for hx in bodies.single_hexagons(mask, min_size=max(4.0, MIN_BLOB * size)):
         top = CLEAN_LOOSE[0] if hx.iou >= CLEAN_LOOSE[1] else LOOSE_SIZE[1]
-        if not LOOSE_SIZE[0] * size < hx.size < top * size:
+        here = float(np.clip(lat.size_at(hx.centre)[0], LOCAL_SIZE[0] * size, LOCAL_SIZE[1] * size))
+        if not LOOSE_SIZE[0] * min(here, size) < hx.size < top * max(here, size):
             continue
         d = np.linalg.norm(centres - hx.centre, axis=1)
         i = int(np.argmin(d))
