@@ -200,3 +200,19 @@ def test_a_loose_blob_among_many_places_is_still_tried_in_other_poses(bench_scen
     # are tried (with a surer bar), and tile 30 reads
     _read, _expected, loose, truth = _loose(bench_scene, "hard", 12)
     assert 30 in loose and set(loose) <= set(truth)
+
+
+def test_a_loose_tile_read_surely_by_another_read_of_the_photo_joins_the_kept_one(bench_scene):
+    # hard-94: only a crop's read, 16 of the board's 44 tiles, finds loose tile 37 (read
+    # at 1.0); its board numbers all agree with the kept read's, so the tile is lent
+    read, expected, loose, truth = _loose(bench_scene, "hard", 94)
+    assert 37 in loose and set(loose) <= set(truth)
+    assert best_alignment(expected, read)[2] == len(expected)
+    # hard-25: the kept read has loose tile 14 as an unreadable cell off the board;
+    # another look reads it surely, and it replaces the cell
+    path, truth, _expected = bench_scene("hard", 25)
+    out = read_photo(str(path)).to_json()
+    assert sorted(t["tile"] for t in out["loose"]) == sorted(t["tile"] for t in truth["loose"])
+    at = next(t["pixel"] for t in truth["loose"] if t["tile"] == 14)
+    assert not any(np.hypot(u["pixel"][0] - at[0], u["pixel"][1] - at[1]) < 30
+                   for u in out.get("unreadable") or [])

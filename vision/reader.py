@@ -486,9 +486,9 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
 BORROWED_CONFIDENCE = 0.99
 """A loose tile of a read not kept joins the kept read only when read this confidently ..."""
 AGREEING = 0.8
-"""... by a read that gave at least this share of the kept read's board numbers too (of
-three or more): another look's colour model gone astray on a blue check cloth read a
-square of it as a loose tile with 0.999 (real-texture-9)."""
+"""... by a read whose board numbers and the kept read's share at least this share of the
+smaller board (of three or more): another look's colour model gone astray on a blue
+check cloth read a square of it as a loose tile with 0.999 (real-texture-9)."""
 
 
 def _borrow_loose(scene: Scene, others: list) -> None:
@@ -500,22 +500,35 @@ def _borrow_loose(scene: Scene, others: list) -> None:
     one, or small on a check cloth, may stand out in one look only, while another look
     reads the board better (real-texture-9: the crop read the board and one loose tile,
     the whole photo the board and another; hard and real-texture 0-119: 7 loose tiles
-    more, none invented)."""
+    more, none invented).  A read lends its loose tiles only when the board numbers the
+    two share are :data:`AGREEING` of the smaller board (a read of part of the board
+    agrees as well as one of all of it: hard-94's crop read 16 of its 44 tiles and a
+    loose tile at 1.0).  A loose tile read so surely also replaces an unreadable cell of
+    the kept read that touches none of its board tiles: that cell was the tile, too poor
+    to read in the kept look (hard-25's tile 14)."""
     board = {rd.tile for _c, rd, _px in scene.readings}
     if not others or len(board) < 3 or scene.lattice is None:
         return
     size = second_look.cell_size(scene)
-    taken = [np.asarray(px, np.float64) for _c, _rd, px in scene.readings + scene.unreadable]
+    taken = [np.asarray(px, np.float64) for _c, _rd, px in scene.readings]
     taken += [np.asarray(it["pixel"], np.float64) for it in scene.loose]
+    cells = [c for c, _rd, _px in scene.readings]
     numbers = board | {it["tile"] for it in scene.loose}
     for other in others:
-        if len(board & {rd.tile for _c, rd, _px in other.readings}) < AGREEING * len(board):
+        theirs = {rd.tile for _c, rd, _px in other.readings}
+        if len(theirs) < 3 or len(board & theirs) < AGREEING * min(len(board), len(theirs)):
             continue
         for it in other.loose:
             at = np.asarray(it["pixel"], np.float64)
             if (it["confidence"] < BORROWED_CONFIDENCE or it["tile"] in numbers
                     or any(np.linalg.norm(at - t) < 1.2 * size for t in taken)):
                 continue
+            under = [np.linalg.norm(at - np.asarray(px, np.float64)) < 1.2 * size
+                     for _c, _rd, px in scene.unreadable]
+            if any(u and any(distance(cell, c) == 1 for c in cells)
+                   for u, (cell, _rd, _px) in zip(under, scene.unreadable)):
+                continue  # (an unreadable cell of the board's is no loose tile)
+            scene.unreadable = [u for u, near in zip(scene.unreadable, under) if not near]
             scene.loose.append(it)
             taken.append(at)
             numbers.add(it["tile"])
