@@ -44,9 +44,9 @@ board, the lattice's perspective is extrapolated."""
 
 MIN_BLOB = 0.4
 """Blobs smaller than this share of the cells' median size (centre to corner) are not
-fitted as loose tiles at all: with :data:`LOCAL_SIZE` the lower size bound falls to 0.35
-of the median far from the camera, and a blob under 0.4 is then a dot of the cloth far
-more often than a tile (hard-107's smallest tile was 0.62)."""
+fitted as loose tiles at all (0.6 before :data:`LOCAL_SIZE`, whose lower size bound
+falls to 0.35 of the median far from the camera; 0.4 is the floor measured on hard and
+real-texture 0-119, where the smallest loose tile it gained was 0.62)."""
 
 
 @dataclass
