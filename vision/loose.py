@@ -77,9 +77,11 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
     groups = components([tuple(int(v) for v in c) for c in occ[strong]])
     main = groups[0] if groups and len(groups[0]) >= 3 else set()
     blobs: list[bodies.Hexagon] = []
-    for hx in bodies.single_hexagons(mask, min_size=max(4.0, MIN_BLOB * size)):
+    single = bodies.single_hexagons(mask, min_size=max(4.0, MIN_BLOB * size))
+    local = np.clip(lat.size_at(np.array([hx.centre for hx in single]).reshape(-1, 2)),
+                    LOCAL_SIZE[0] * size, LOCAL_SIZE[1] * size)
+    for hx, here in zip(single, local):
         top = CLEAN_LOOSE[0] if hx.iou >= CLEAN_LOOSE[1] else LOOSE_SIZE[1]
-        here = float(np.clip(lat.size_at(hx.centre)[0], LOCAL_SIZE[0] * size, LOCAL_SIZE[1] * size))
         if not LOOSE_SIZE[0] * min(here, size) < hx.size < top * max(here, size):
             continue
         d = np.linalg.norm(centres - hx.centre, axis=1)

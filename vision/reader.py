@@ -512,7 +512,7 @@ def _borrow_loose(scene: Scene, others: list) -> None:
     size = second_look.cell_size(scene)
     taken = [np.asarray(px, np.float64) for _c, _rd, px in scene.readings]
     taken += [np.asarray(it["pixel"], np.float64) for it in scene.loose]
-    cells = [c for c, _rd, _px in scene.readings]
+    on_board = {c for c, _rd, _px in scene.readings}
     numbers = board | {it["tile"] for it in scene.loose}
     for other in others:
         theirs = {rd.tile for _c, rd, _px in other.readings}
@@ -525,7 +525,7 @@ def _borrow_loose(scene: Scene, others: list) -> None:
                 continue
             under = [np.linalg.norm(at - np.asarray(px, np.float64)) < 1.2 * size
                      for _c, _rd, px in scene.unreadable]
-            if any(u and any(distance(cell, c) == 1 for c in cells)
+            if any(u and not on_board.isdisjoint(neighbours(cell))
                    for u, (cell, _rd, _px) in zip(under, scene.unreadable)):
                 continue  # (an unreadable cell of the board's is no loose tile)
             scene.unreadable = [u for u, near in zip(scene.unreadable, under) if not near]
