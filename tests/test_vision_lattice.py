@@ -1,6 +1,7 @@
 """Lattice geometry helpers: results kept between calls (an inverse, a support map) are
 those of a fresh computation, and follow a new homography or image."""
 import cv2
+import pytest
 import numpy as np
 from dataclasses import replace
 
@@ -105,3 +106,52 @@ def test_faint_links_lower_the_bar_for_a_tile_within_the_block_only():
     with lattice.faint_links():
         assert lattice.occupied() == lattice.FAINT_OCCUPIED < lattice.OCCUPIED
     assert lattice.occupied() == lattice.OCCUPIED
+
+
+def _drawn_lattice(base: np.ndarray, offset: np.ndarray, shape=(240, 320)) -> np.ndarray:
+    """A link image of the Tantrix pattern on the lattice (``base``: neighbour vectors,
+    columns; ``offset``: cell (0, 0)'s centre): bright edge midpoints, dark elsewhere."""
+    from vision.lattice import MIDPOINTS
+    link = np.zeros(shape, np.float32)
+    to_image = base @ np.linalg.inv(BASIS)
+    for q in range(-12, 13):
+        for r in range(-12, 13):
+            centre = to_image @ (BASIS @ np.array([q, r])) + offset
+            for m in MIDPOINTS:
+                x, y = to_image @ m * 0.85 + centre
+                cv2.circle(link, (int(round(x)), int(round(y))), 2, 1.0, -1)
+    return link
+
+
+def test_fold_phase_finds_the_offset_of_a_drawn_lattice():
+    from vision.lattice import fold_phase
+    from vision.search import turn
+    base = 22.0 * turn(17.0) @ BASIS
+    offset = np.array([151.0, 118.0])
+    link = _drawn_lattice(base, offset)
+    found, ncc = fold_phase(link, base, np.array([160.0, 120.0]), 2.5 * 22.0 * np.sqrt(3))
+    assert ncc > 0.5
+    # the offset found is cell (0, 0)'s centre or another cell's, to a fold bin or so
+    cells = np.linalg.solve(base @ np.linalg.inv(BASIS), found - offset) @ np.linalg.inv(BASIS).T
+    assert np.abs(cells - np.round(cells)).max() < 0.08
+    # a lattice turned 20° off folds the pattern into a blur
+    _, worse = fold_phase(link, 22.0 * turn(37.0) @ BASIS, np.array([160.0, 120.0]), 95.0)
+    assert worse < 0.5 * ncc
+
+
+def test_blob_agreements_of_many_lattices_are_each_lattices_own():
+    from vision import bodies, search
+    from vision.lattice import affine_from_basis
+    blobs = [bodies.Hexagon(np.array([150.0, 150.0]), 30.0 * search.turn(10.0), 0.97),
+             bodies.Hexagon(np.array([260.0, 90.0]), 14.0 * np.eye(2), 0.95),
+             bodies.Hexagon(np.array([40.0, 220.0]), 30.0 * np.eye(2), 0.5)]   # not clean
+    lats = [Lattice(affine_from_basis(s * search.turn(a) @ BASIS, np.array([150.0, 150.0])))
+            for s in (14.0, 30.0, 31.0, 45.0) for a in (0.0, 10.0, 33.0)]
+    lats.append(Lattice(np.array([[30.0, 2.0, 150.0], [-1.0, 29.0, 150.0], [1e-4, -2e-4, 1.0]])))
+    together = search.blob_agreements(lats, blobs)
+    alone = [search.blob_agreement(lat, blobs) for lat in lats]
+    assert together.tolist() == alone
+    # the cell on the first blob, turned its way, earns the bonus; far sizes cost
+    assert alone[4] == pytest.approx(0.1 - 0.5)
+    assert alone[0] == -0.5 and alone[9] == -1.0
+    assert search.blob_agreements([], blobs).shape == (0,)

@@ -46,6 +46,7 @@ from .lattice import (
     cells_on_mask,
     fold_phase,
     local_shifts,
+    plane_cells,
 )
 from .sampling import sample_cells
 
@@ -221,22 +222,36 @@ def blob_agreement(lat: Lattice, hexes: list[bodies.Hexagon]) -> float:
     lattice's cells (same centre, turn and size, :data:`SAME_BLOB_SIZE`) counts +0.1, a
     tie-break for lone tiles.
     """
+    return float(blob_agreements([lat], hexes)[0])
+
+
+def blob_agreements(lats: list[Lattice], hexes: list[bodies.Hexagon]) -> np.ndarray:
+    """:func:`blob_agreement` of each of ``lats``, (L,).
+
+    All lattices and blobs at once: the search ranks some ninety hypotheses at a time, and
+    one call per lattice cost a hard photo's search a tenth of its time."""
     clean = [hx for hx in hexes[:4] if hx.iou >= CLEAN_BLOB]
-    if not clean:
-        return 0.0
-    # all blobs at once (this runs for every hypothesis ranked)
-    centres = np.array([hx.centre for hx in clean], np.float64)
-    cells = lat.cell_at(centres)
-    sizes = lat.cell_size(cells)
+    score = np.zeros(len(lats))
+    if not clean or not lats:
+        return score
+    n, b = len(lats), len(clean)
+    centres = np.array([hx.centre for hx in clean], np.float64)           # (B, 2)
+    inverse = np.array([lat._inverse() for lat in lats])                   # (L, 3, 3)
+    H = np.array([lat.H for lat in lats])
+    at = np.broadcast_to(centres, (n, b, 2))
+    cells = plane_cells(lattice._apply(inverse, at).reshape(-1, 2)).reshape(n, b, 2)
+    plane = cells.astype(np.float64) @ BASIS.T                              # (L, B, 2)
+    p0, p1, p2 = (lattice._apply(H, plane + d) for d in ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)))
+    d1, d2 = p1 - p0, p2 - p0
+    sizes = np.sqrt(np.abs(d1[..., 0] * d2[..., 1] - d1[..., 1] * d2[..., 0]))
     apart = np.abs(np.log(sizes / np.array([hx.size for hx in clean])))
     far = apart > 0.4
-    near = (apart < SAME_BLOB_SIZE) & (np.linalg.norm(lat.centres(cells) - centres, axis=1) < 0.25 * sizes)
-    score = 0.0
-    for i in range(len(clean)):  # (summed in blob order, as one at a time would)
-        if far[i]:
-            score -= 0.5
-        elif near[i] and lat.turn_against(cells[i] @ BASIS.T, clean[i].M) < 8:
-            score += 0.1
+    near = (apart < SAME_BLOB_SIZE) & (np.linalg.norm(p0 - centres, axis=2) < 0.25 * sizes)
+    for i in range(b):  # (summed in blob order, as one lattice at a time would)
+        same = np.zeros(n, bool)
+        for k in np.flatnonzero(near[:, i] & ~far[:, i]):
+            same[k] = lats[k].turn_against(plane[k, i], clean[i].M) < 8
+        score += np.where(far[:, i], -0.5, np.where(same, 0.1, 0.0))
     return score
 
 
@@ -282,9 +297,10 @@ def _seeds(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
     ``centre`` read (before the lattice is grown to follow perspective).
     """
     folded = [s for s in (_seed(link, M, offset, centre) for M, offset in maps) if s is not None]
+    blobs = blob_agreements([lat for _ncc, _size, lat in folded], hexes)
     seeds = [(readability(bgr, link, lat, model, (centre, 2.5 * size * SQ3)) + 0.1 * ncc
-              + blob_agreement(lat, hexes), lat)
-             for ncc, size, lat in folded]
+              + float(agree), lat)
+             for (ncc, size, lat), agree in zip(folded, blobs)]
     seeds.sort(key=lambda s: -s[0])
     return _distinct(seeds)
 
