@@ -271,3 +271,25 @@ def test_the_own_bright_scale_is_the_tiles_links_not_the_cloths():
     own_scale = colours.bright_image(lab, None, 9, within=tiles)
     assert photo_scale[30:90:12, 30:90].max() == 0.0
     assert own_scale[30:90:12, 30:90].min() > 0.5
+
+
+def test_hypotheses_ranked_together_read_as_each_alone():
+    # the seed ranking reads all hypotheses' cells in one batch; each lattice's figure
+    # must be the one the single-lattice path gives it (the early look uses that path)
+    image, truth = _scene(14, 3)
+    work, ws, model, link, mask = _prepared(image)
+    true = _truth_lattice(truth, ws)
+    centre = true.centres(np.zeros((1, 2)))[0]
+    size = float(true.cell_size(np.zeros((1, 2)))[0])
+    lats = [true] + [Lattice(np.diag([f, f, 1.0]) @ true.H) for f in (0.5, 1.7)]
+    lats += [Lattice(search.affine_from_basis(s * search.turn(a) @ BASIS, centre))
+             for s in (0.6 * size, size, 3.0) for a in (0.0, 21.0)]
+    radii = [2.5 * size * np.sqrt(3)] * len(lats)
+    together = search._readabilities_near(work, link, model, lats, centre, radii)
+    alone = [search._readability(work, link, lat, model, (centre, rad)) for lat, rad in zip(lats, radii)]
+    assert [n for _r, n in together] == [n for _r, n in alone]
+    assert np.allclose([r for r, _n in together], [r for r, _n in alone], atol=1e-9)
+    # the true lattice reads its cells and beats its multiples
+    assert together[0][1] >= 6 and together[0][0] > 0.8 * together[0][1]
+    assert together[0][0] > max(r for r, _n in together[1:])
+    assert search._readabilities_near(work, link, model, [], centre, []) == []

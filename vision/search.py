@@ -48,6 +48,7 @@ from .lattice import (
     local_shifts,
     plane_cells,
 )
+from . import sampling
 from .sampling import sample_cells
 
 GROWN = 4
@@ -297,10 +298,12 @@ def _seeds(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
     ``centre`` read (before the lattice is grown to follow perspective).
     """
     folded = [s for s in (_seed(link, M, offset, centre) for M, offset in maps) if s is not None]
-    blobs = blob_agreements([lat for _ncc, _size, lat in folded], hexes)
-    seeds = [(readability(bgr, link, lat, model, (centre, 2.5 * size * SQ3)) + 0.1 * ncc
-              + float(agree), lat)
-             for (ncc, size, lat), agree in zip(folded, blobs)]
+    lats = [lat for _ncc, _size, lat in folded]
+    blobs = blob_agreements(lats, hexes)
+    reads = _readabilities_near(bgr, link, model, lats, centre,
+                                [2.5 * size * SQ3 for _ncc, size, _lat in folded])
+    seeds = [(r + 0.1 * ncc + float(agree), lat)
+             for (ncc, _size, lat), agree, (r, _n) in zip(folded, blobs, reads)]
     seeds.sort(key=lambda s: -s[0])
     return _distinct(seeds)
 
@@ -379,9 +382,16 @@ def _cell_reads(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours.
     else:  # a quick look: the coarse shift search only
         shifts = _SEARCH[cell_contrast(link, lat, occ, _SEARCH).argmax(1)]
     edges, _corners = sample_cells(bgr, lat, occ, shifts)
+    return _read_values(edges, model, learn=near is None)
+
+
+def _read_values(edges: np.ndarray, model: colours.ColourModel, learn: bool) -> np.ndarray:
+    """How well cells with edge samples ``edges`` (N, 6, 3) read, (N,) 0..1: the best
+    candidate's fit times its confidence, each clipped (see :func:`readability`).
+    ``learn``: one round of learning the photo's colours from the readings first."""
     m = colours.adapt_scale(model, edges.reshape(-1, 3))
     readings = identify.identify(colours.log_probs(edges, m), unique=False)
-    if near is None and len(readings) >= 6:
+    if learn and len(readings) >= 6:
         # one round of learning this photo's colours from its own readings (light and
         # real tile prints shift them off the prototypes), as the reader itself does
         conf = np.repeat([r.confidence for r in readings], 6)
@@ -391,6 +401,43 @@ def _cell_reads(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours.
     conf = np.array([r.confidence for r in readings])
     # a clean reading (fit near 1) beats a lattice that only roughly lands on the links
     return np.clip((fit - 0.45) / 0.5, 0, 1) * np.clip(2 * conf, 0, 1)
+
+
+def _readabilities_near(bgr: np.ndarray, link: np.ndarray, model: colours.ColourModel,
+                        lats: list[Lattice], centre: np.ndarray, radii: list[float]
+                        ) -> list[tuple[float, int]]:
+    """:func:`_readability` of each of ``lats`` within ``radii[i]`` px of ``centre``, as
+    ``(readability, cells judged)``.
+
+    The cells of all lattices are mapped and sampled together (one homography per cell):
+    ranking a hundred hypotheses one at a time cost most of a failing search's time in
+    small calls.  Each lattice's colours are still adapted to its own cells."""
+    h, w = link.shape
+    (cx, cy), mine = centre, []
+    for lat, rad in zip(lats, radii):
+        cells, centres = lat.cells_and_centres_in(w, h, window=(cx - rad, cy - rad, cx + rad, cy + rad))
+        mine.append(cells[np.linalg.norm(centres - centre, axis=1) < rad])
+    Hs = np.array([lat.H for lat in lats]).reshape(-1, 3, 3)
+    owner = np.repeat(np.arange(len(lats)), [len(c) for c in mine])
+    if len(owner) == 0:
+        return [(0.0, 0)] * len(lats)
+    plane = np.concatenate(mine).astype(np.float64) @ BASIS.T
+    con = lattice._contrast_at(link, Hs[owner], plane, np.zeros((1, 2)))[:, 0]
+    starts = np.r_[0, np.cumsum([len(c) for c in mine])]
+    picked = [starts[i] + _clearest(con[starts[i]:starts[i + 1]], MAX_JUDGED_CELLS // 4)
+              for i in range(len(lats))]
+    judged = np.concatenate(picked)
+    if len(judged) == 0:
+        return [(0.0, 0)] * len(lats)
+    coarse = lattice._contrast_at(link, Hs[owner[judged]], plane[judged], _SEARCH)
+    at = plane[judged] + _SEARCH[coarse.argmax(1)]
+    edges, _corners = sampling._sample_at(bgr, Hs[owner[judged]], at)
+    out, k = [], 0
+    for idx in picked:
+        n = len(idx)
+        out.append((float(_read_values(edges[k:k + n], model, learn=False).sum()) if n else 0.0, n))
+        k += n
+    return out
 
 
 def _judged_cells(link: np.ndarray, lat: Lattice, near: tuple[np.ndarray, float] | None = None
@@ -407,8 +454,13 @@ def _judged_cells(link: np.ndarray, lat: Lattice, near: tuple[np.ndarray, float]
     if len(cells) == 0:
         return np.zeros((0, 2), int)
     con = cell_contrast(link, lat, cells)[:, 0]
-    order = np.argsort(-con)[:MAX_JUDGED_CELLS if near is None else MAX_JUDGED_CELLS // 4]
-    return cells[order[con[order] > lattice.occupied()]]
+    return cells[_clearest(con, MAX_JUDGED_CELLS if near is None else MAX_JUDGED_CELLS // 4)]
+
+
+def _clearest(contrast: np.ndarray, most: int) -> np.ndarray:
+    """Indices of the occupied cells of ``contrast`` (M,), clearest first, at most ``most``."""
+    order = np.argsort(-contrast)[:most]
+    return order[contrast[order] > lattice.occupied()]
 
 
 def _clear(lat: Lattice) -> bool:
