@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from . import bodies, colours, identify, lattice
+from . import bodies, colours, identify, lattice, sampling
 from .lattice import (
     _SEARCH,
     BASIS,
@@ -48,7 +48,6 @@ from .lattice import (
     local_shifts,
     plane_cells,
 )
-from . import sampling
 from .sampling import sample_cells
 
 GROWN = 4
@@ -412,11 +411,7 @@ def _readabilities_near(bgr: np.ndarray, link: np.ndarray, model: colours.Colour
     The cells of all lattices are mapped and sampled together (one homography per cell):
     ranking a hundred hypotheses one at a time cost most of a failing search's time in
     small calls.  Each lattice's colours are still adapted to its own cells."""
-    h, w = link.shape
-    (cx, cy), mine = centre, []
-    for lat, rad in zip(lats, radii):
-        cells, centres = lat.cells_and_centres_in(w, h, window=(cx - rad, cy - rad, cx + rad, cy + rad))
-        mine.append(cells[np.linalg.norm(centres - centre, axis=1) < rad])
+    mine = [_cells_near(link, lat, (centre, rad)) for lat, rad in zip(lats, radii)]
     Hs = np.array([lat.H for lat in lats]).reshape(-1, 3, 3)
     owner = np.repeat(np.arange(len(lats)), [len(c) for c in mine])
     if len(owner) == 0:
@@ -445,16 +440,20 @@ def _judged_cells(link: np.ndarray, lat: Lattice, near: tuple[np.ndarray, float]
     """The occupied cells :func:`readability` reads (the clearest, at most
     :data:`MAX_JUDGED_CELLS`, or a quarter as many within ``near``), (M, 2)."""
     h, w = link.shape
-    if near is None:
-        cells = lat.cells_in(w, h)
-    else:
-        (cx, cy), rad = near
-        cells, centres = lat.cells_and_centres_in(w, h, window=(cx - rad, cy - rad, cx + rad, cy + rad))
-        cells = cells[np.linalg.norm(centres - near[0], axis=1) < near[1]]
+    cells = lat.cells_in(w, h) if near is None else _cells_near(link, lat, near)
     if len(cells) == 0:
         return np.zeros((0, 2), int)
     con = cell_contrast(link, lat, cells)[:, 0]
     return cells[_clearest(con, MAX_JUDGED_CELLS if near is None else MAX_JUDGED_CELLS // 4)]
+
+
+def _cells_near(link: np.ndarray, lat: Lattice, near: tuple[np.ndarray, float]) -> np.ndarray:
+    """The lattice's cells (M, 2) centred in the image ``link`` and within ``near`` =
+    (centre, radius px)."""
+    h, w = link.shape
+    (cx, cy), rad = near
+    cells, centres = lat.cells_and_centres_in(w, h, window=(cx - rad, cy - rad, cx + rad, cy + rad))
+    return cells[np.linalg.norm(centres - near[0], axis=1) < rad]
 
 
 def _clearest(contrast: np.ndarray, most: int) -> np.ndarray:
