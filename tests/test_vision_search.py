@@ -286,7 +286,25 @@ def test_hypotheses_ranked_together_read_as_each_alone():
              for s in (0.6 * size, size, 3.0) for a in (0.0, 21.0)]
     radii = [2.5 * size * np.sqrt(3)] * len(lats)
     together = search._readabilities_near(work, link, model, lats, centre, radii)
-    alone = [search._readability(work, link, lat, model, (centre, rad)) for lat, rad in zip(lats, radii)]
+
+    def alone(lat, rad):
+        # one lattice on its own, through the one-lattice sampling helpers
+        h, w = link.shape
+        cells = lat.cells_in(w, h)
+        cells = cells[np.linalg.norm(lat.centres(cells) - centre, axis=1) < rad]
+        if len(cells) == 0:
+            return 0.0, 0
+        con = search.cell_contrast(link, lat, cells)[:, 0]
+        occ = cells[search._clearest(con, search.MAX_JUDGED_CELLS // 4)]
+        if len(occ) == 0:
+            return 0.0, 0
+        shifts = search._SEARCH[search.cell_contrast(link, lat, occ, search._SEARCH).argmax(1)]
+        edges, _ = search.sample_cells(work, lat, occ, shifts)
+        return float(search._read_values(edges, model, learn=False).sum()), len(occ)
+
+    alone = [alone(lat, rad) for lat, rad in zip(lats, radii)]
+    assert [search._readability(work, link, lat, model, (centre, rad))
+            for lat, rad in zip(lats, radii)] == together
     assert [n for _r, n in together] == [n for _r, n in alone]
     assert np.allclose([r for r, _n in together], [r for r, _n in alone], atol=1e-9)
     # the true lattice reads its cells and beats its multiples

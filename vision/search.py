@@ -364,24 +364,22 @@ def readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours.
 def _readability(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours.ColourModel,
                  near: tuple[np.ndarray, float] | None = None) -> tuple[float, int]:
     """:func:`readability` and the number of occupied cells it judged."""
-    reads = _cell_reads(bgr, link, lat, model, near)
+    if near is not None:
+        return _readabilities_near(bgr, link, model, [lat], near[0], [near[1]])[0]
+    reads = _cell_reads(bgr, link, lat, model)
     return float(reads.sum()), len(reads)
 
 
 def _cell_reads(bgr: np.ndarray, link: np.ndarray, lat: Lattice, model: colours.ColourModel,
-                near: tuple[np.ndarray, float] | None = None, occ: np.ndarray | None = None
-                ) -> np.ndarray:
-    """How well each judged occupied cell reads, 0..1 (see :func:`readability`); ``occ``:
-    the :func:`_judged_cells` when already known."""
-    occ = _judged_cells(link, lat, near) if occ is None else occ
+                occ: np.ndarray | None = None) -> np.ndarray:
+    """How well each judged occupied cell of the whole image reads, 0..1 (see
+    :func:`readability`); ``occ``: the :func:`_judged_cells` when already known."""
+    occ = _judged_cells(link, lat) if occ is None else occ
     if len(occ) == 0:
         return np.zeros(0)
-    if near is None:
-        shifts, _ = local_shifts(link, lat, occ)
-    else:  # a quick look: the coarse shift search only
-        shifts = _SEARCH[cell_contrast(link, lat, occ, _SEARCH).argmax(1)]
+    shifts, _ = local_shifts(link, lat, occ)
     edges, _corners = sample_cells(bgr, lat, occ, shifts)
-    return _read_values(edges, model, learn=near is None)
+    return _read_values(edges, model, learn=True)
 
 
 def _read_values(edges: np.ndarray, model: colours.ColourModel, learn: bool) -> np.ndarray:
@@ -406,7 +404,9 @@ def _readabilities_near(bgr: np.ndarray, link: np.ndarray, model: colours.Colour
                         lats: list[Lattice], centre: np.ndarray, radii: list[float]
                         ) -> list[tuple[float, int]]:
     """:func:`_readability` of each of ``lats`` within ``radii[i]`` px of ``centre``, as
-    ``(readability, cells judged)``.
+    ``(readability, cells judged)``: the clearest occupied cells there (a quarter of
+    :data:`MAX_JUDGED_CELLS` at most), each at the best of the coarse shifts only (a quick
+    look), read without learning the photo's colours from them.
 
     The cells of all lattices are mapped and sampled together (one homography per cell):
     ranking a hundred hypotheses one at a time cost most of a failing search's time in
@@ -435,16 +435,15 @@ def _readabilities_near(bgr: np.ndarray, link: np.ndarray, model: colours.Colour
     return out
 
 
-def _judged_cells(link: np.ndarray, lat: Lattice, near: tuple[np.ndarray, float] | None = None
-                  ) -> np.ndarray:
-    """The occupied cells :func:`readability` reads (the clearest, at most
-    :data:`MAX_JUDGED_CELLS`, or a quarter as many within ``near``), (M, 2)."""
+def _judged_cells(link: np.ndarray, lat: Lattice) -> np.ndarray:
+    """The occupied cells :func:`readability` reads over the whole image (the clearest, at
+    most :data:`MAX_JUDGED_CELLS`), (M, 2)."""
     h, w = link.shape
-    cells = lat.cells_in(w, h) if near is None else _cells_near(link, lat, near)
+    cells = lat.cells_in(w, h)
     if len(cells) == 0:
         return np.zeros((0, 2), int)
     con = cell_contrast(link, lat, cells)[:, 0]
-    return cells[_clearest(con, MAX_JUDGED_CELLS if near is None else MAX_JUDGED_CELLS // 4)]
+    return cells[_clearest(con, MAX_JUDGED_CELLS)]
 
 
 def _cells_near(link: np.ndarray, lat: Lattice, near: tuple[np.ndarray, float]) -> np.ndarray:
