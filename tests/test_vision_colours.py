@@ -269,6 +269,47 @@ def test_a_green_tile_laid_in_a_discovery_puzzle_is_still_read():
     assert _tiles(edges, model) == numbers
 
 
+def test_blue_run_asks_more_of_the_colour_the_less_the_run_can_tell():
+    model = colours.ColourModel(neutral=np.zeros(2, np.float32), chroma_scale=1.0)
+    model.means = model.means.copy()
+    assert missing_colour.green_lean(model) == pytest.approx(0.0)
+    green, pale, cyan = (-30.0, 25.0, 130.0), (-16.0, 2.0, 180.0), (-20.0, -12.0, 180.0)
+    model.means[missing_colour.GREEN] = pale
+    assert 20 < missing_colour.green_lean(model) < 34          # carpet13 over-exposed
+    model.means[missing_colour.GREEN] = cyan
+    assert missing_colour.green_lean(model) > 34               # carpet13 under a cold cast
+    for colour, small, eleven, fourteen in ((green, True, False, False), (pale, True, True, False),
+                                            (cyan, True, True, True)):
+        model.means[missing_colour.GREEN] = colour
+        assert missing_colour.blue_run(model, list(range(1, 9))) is small
+        assert missing_colour.blue_run(model, list(range(1, 12))) is eleven
+        assert missing_colour.blue_run(model, list(range(1, 15))) is fourteen
+        assert not missing_colour.blue_run(model, [1, 2, 4, 6, 14])  # no run at all
+
+
+RED_YELLOW_GREEN = [15, 16, 17, 18, 19, 20, 21, 22, 23, 31, 32, 33, 34, 35]
+"""The tiles without blue: a Tantrix Solitaire set (``referee.solitaire``)."""
+
+
+def test_a_full_red_yellow_green_set_is_not_renamed_blue():
+    # the twins of all 14 tiles without blue are tiles 1 to 14, a Discovery run whatever
+    # was laid: a finished Solitaire game in clear green was read as tiles 1 to 14
+    edges = _four_colour_edges(CLEAR, RED_YELLOW_GREEN)
+    model = _learnt(edges)
+    assert model.absent != missing_colour.GREEN
+    assert _tiles(edges, model) == RED_YELLOW_GREEN
+
+
+def test_a_finished_red_yellow_green_solitaire_game_is_read_by_photo():
+    from bench.make_samples import _params, grown_from
+    scenegen = pytest.importorskip("scenegen")
+    board = grown_from(tuple(RED_YELLOW_GREEN), seed=0)
+    image, _truth = scenegen.render(board, _params(), seed=0)
+    read = read_photo(image)
+    assert sorted(p.tile for p in read.tiles.values()) == RED_YELLOW_GREEN
+    assert best_alignment(board, read)[2] == len(RED_YELLOW_GREEN)
+
+
 def test_bright_image_keeps_thin_light_strokes_and_drops_bodies_and_wide_light_areas():
     from vision.colours import bright_image
     rng = np.random.default_rng(3)

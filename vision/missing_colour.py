@@ -224,6 +224,51 @@ def discovery_run(numbers: Sequence[int]) -> bool:
             and min(numbers) >= 1 and max(numbers) <= len(numbers) + 1)
 
 
+FULL_TRIPLE = 13
+"""Numbers from this many cells up make a Discovery run whatever tiles lie there: each
+tile without blue has a twin without green, so any 13 or 14 tiles of a red-yellow-green
+Tantrix Solitaire set read with green named blue are tiles 1 to 14 but for one at most
+(:func:`blue_run`)."""
+
+CHANCE_RUN = 10
+"""Up to this many numbers, the twins of tiles without blue fall into a Discovery run by
+chance at most once in 90 (10 of the 14: 11 of 1001 draws; 11: 12 of 364; 12: 13 of 91)."""
+
+PALE_LEAN = 14.0
+"""Degrees the cluster named green must lie off green's prototype hue towards blue's
+before a run of more than :data:`CHANCE_RUN` numbers renames it blue (carpet13
+over-exposed 1.6 times: 18 to 27°).  The greens of red-yellow-green boards rendered for
+the check lean up to 23° (5 to 14 tiles, 180 boards; at 11 or 12 numbers read, 2°), so
+a board must also fall into a run by chance to be renamed."""
+
+SURE_LEAN = 34.0
+"""... and before a run of :data:`FULL_TRIPLE` or more does, where the run itself tells
+nothing (carpet13 under a tungsten lamp or a cold cast: 30 to 53°; greens, as above, up
+to 23°)."""
+
+
+def green_lean(model: colours.ColourModel) -> float:
+    """Degrees (-180..180) the hue of ``model``'s green mean lies off green's prototype
+    hue, positive towards blue's (through cyan: a pale blue link's side)."""
+    g, p = model.means[GREEN, :2], colours.PROTOTYPES[GREEN, :2]
+    d = np.degrees(np.arctan2(g[1], g[0]) - np.arctan2(p[1], p[0]))
+    return float((d + 180.0) % 360.0 - 180.0)
+
+
+def blue_run(model: colours.ColourModel, numbers: Sequence[int]) -> bool:
+    """Should ``model``'s green, naming the third colour of a board without blue, be named
+    blue (:func:`as_blue`), the cells then reading as tile ``numbers``?  Only when those
+    make a :func:`discovery_run` that chance would hardly make from a red-yellow-green
+    board's twins, or whose colour leans towards blue enough (:data:`PALE_LEAN`,
+    :data:`SURE_LEAN`): a finished Tantrix Solitaire game in red, yellow and green, 14
+    tiles, was read as tiles 1 to 14, every tile its twin."""
+    if not discovery_run(numbers):
+        return False
+    if len(numbers) <= CHANCE_RUN:
+        return True
+    return green_lean(model) >= (SURE_LEAN if len(numbers) >= FULL_TRIPLE else PALE_LEAN)
+
+
 def blue_unnamed(model: colours.ColourModel, logp: np.ndarray) -> bool:
     """Does ``model`` name no link blue, green taking the third colour (the photo read as
     lacking blue, or blue :func:`unused`)?  ``logp``: the cells' edge log-probabilities

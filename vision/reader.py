@@ -1334,7 +1334,7 @@ def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges
     if missing_colour.blue_unnamed(learnt, logp):
         # (a board whose third colour is named green reads as tiles with green: no run)
         blue = missing_colour.as_blue(learnt)
-        return blue if missing_colour.discovery_run(_numbers_read(blue, edges, learn)) else learnt
+        return blue if missing_colour.blue_run(learnt, _numbers_read(blue, edges, learn)) else learnt
     if (missing_colour.green_unnamed(learnt, logp)
             and missing_colour.discovery_run(_numbers_read(learnt, edges, learn))):
         # (a Discovery puzzle whose clear cells show no green is read without green to
