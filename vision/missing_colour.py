@@ -27,7 +27,12 @@ twin (15 to 35), confidently.  The colours cannot tell; the tile numbers can.  T
 exactly tiles 1 to N (``RULES.md``): when the model that names the third colour green
 reads the cells as no such run, and the model without green reads them as tiles 1 to N
 (N ≥ :data:`DISCOVERY_MIN`, one of them perhaps missing),
-the third colour is named blue instead (:func:`as_blue`, :func:`discovery_run`).  Blue
+the third colour is named blue instead (:func:`as_blue`, :func:`discovery_run`).  The
+numbers tell only where a run could have failed: any 13 of the 14 tiles without blue,
+read as their twins, are tiles 1 to 14 but for one, so a finished Tantrix Solitaire game
+in red, yellow and green was read as a Discovery puzzle, every tile wrong.  A run of more
+than :data:`CHANCE_RUN` numbers renames the colour only when its hue leans from green's
+towards blue's (:func:`blue_run`).  Blue
 links over-exposed in part split the same way into two clusters, the bright one named
 green (discovery10 brightened 1.6 times: tiles 5 and 9 read as 15 and 34): when the
 cells read mostly as tiles without green, the model without green reads them as a
