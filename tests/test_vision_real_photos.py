@@ -87,6 +87,22 @@ def test_pale_blue_links_nearer_greens_hue_are_read_as_the_discovery_tiles(varia
     assert row["read"] == row["right"], row
 
 
+def test_pale_blue_links_doubly_over_exposed_are_not_read_as_green_twins():
+    """carpet13 brightened 2 times: a few of its clipped blue edges still name blue, so blue
+    is not unused, the rest is learnt as green, and 8 of the 9 tiles read were green twins
+    at confidence 1.0.  Its clear cells read mostly as tiles without blue, and named blue,
+    as tiles 2 to 12 (``missing_colour.mostly_without_blue``, ``blue_run``)."""
+    if not (PHOTOS / "carpet13.jpg").exists():
+        pytest.skip("real photos missing")
+    import cv2
+    import numpy as np
+    from vision import missing_colour
+    image = np.clip(cv2.imread(str(PHOTOS / "carpet13.jpg")) * 2.0, 0, 255).astype(np.uint8)
+    board = read_photo(image)
+    assert not board.numbers() & missing_colour.WITHOUT_BLUE, sorted(board.numbers())
+    assert best_alignment(_truth("carpet13")[1], board)[2] >= 6
+
+
 def test_blue_links_over_exposed_in_part_are_not_read_green():
     """discovery10 (tiles 1 to 10) brightened 1.6 times: its brightest blue links clip to
     a pale cyan that four colours learn as green, and tiles 5 and 9 were read as their

@@ -305,6 +305,17 @@ MOSTLY_WITHOUT_GREEN = 0.5
 puzzle's (a four-colour board's tiles are a quarter so)."""
 
 
+WITHOUT_BLUE = frozenset(n for n, t in TILES.items() if "blue" not in t.edges)
+"""The tile numbers that carry no blue link (the twins of :data:`WITHOUT_GREEN`)."""
+
+
+def mostly_without_blue(numbers: Sequence[int]) -> bool:
+    """Are tile ``numbers`` at least :data:`DISCOVERY_MIN` and mostly
+    (:data:`MOSTLY_WITHOUT_GREEN`) tiles without blue: perhaps a Discovery puzzle's twins?"""
+    return (len(numbers) >= DISCOVERY_MIN
+            and sum(n in WITHOUT_BLUE for n in numbers) >= MOSTLY_WITHOUT_GREEN * len(numbers))
+
+
 def mostly_without_green(numbers: Sequence[int]) -> bool:
     """Are tile ``numbers`` at least :data:`DISCOVERY_MIN`, some of them with green, and
     mostly (:data:`MOSTLY_WITHOUT_GREEN`) tiles without green (:data:`WITHOUT_GREEN`)?"""

@@ -1342,6 +1342,12 @@ def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges
         return missing_colour.without(learnt, missing_colour.GREEN)
     scores = identify.candidate_scores(logp).reshape(len(logp), -1)
     own = identify.NUMBERS[scores.argmax(1) // 6].tolist()
+    if learnt.absent is None and missing_colour.mostly_without_blue(own):
+        # (a few edges named blue, the rest of the pale blue named green: carpet13 doubly
+        # over-exposed read its tiles as their twins without blue)
+        blue = missing_colour.as_blue(learnt)
+        if missing_colour.blue_run(learnt, _numbers_read(blue, edges, learn)):
+            return blue
     if learnt.absent is not None or not missing_colour.mostly_without_green(own):
         return learnt
     if missing_colour.discovery_run(_numbers_read(learnt, edges, learn)):
