@@ -1344,9 +1344,12 @@ def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges
     own = identify.NUMBERS[scores.argmax(1) // 6].tolist()
     if learnt.absent is None and missing_colour.mostly_without_blue(own):
         # (a few edges named blue, the rest of the pale blue named green: carpet13 doubly
-        # over-exposed read its tiles as their twins without blue)
+        # over-exposed read its tiles as their twins without blue; named blue, the cells
+        # must give as many tiles: a cloth's cells read as 19 tiles gave a run of 9)
         blue = missing_colour.as_blue(learnt)
-        if missing_colour.blue_run(learnt, _numbers_read(blue, edges, learn)):
+        named = _numbers_read(blue, edges, learn)
+        if (missing_colour.blue_run(learnt, named)
+                and len(named) >= len(_numbers_read(learnt, edges, learn))):
             return blue
     if learnt.absent is not None or not missing_colour.mostly_without_green(own):
         return learnt
