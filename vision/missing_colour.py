@@ -243,7 +243,7 @@ PALE_LEAN = 14.0
 """Degrees the cluster named green must lie off green's prototype hue towards blue's
 before a run of more than :data:`CHANCE_RUN` numbers renames it blue (carpet13
 over-exposed 1.6 times: 18 to 27°).  The greens of red-yellow-green boards rendered for
-the check lean up to 23° (5 to 14 tiles, 180 boards; at 11 or 12 numbers read, 2°), so
+the check lean up to 23° (5 to 14 tiles, 82 boards; at 11 or 12 numbers read, 2°), so
 a board must also fall into a run by chance to be renamed."""
 
 SURE_LEAN = 34.0
