@@ -1317,7 +1317,10 @@ def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges
     a Discovery puzzle, tiles 1 to N (``missing_colour.discovery_run``), where ``learnt``
     reads them as no such run: ``learnt`` with its green named blue when it names no link
     blue (``missing_colour.as_blue``: pale blue links that light or a lamp's cast moved
-    nearer green's hue), or the colours learnt without green from ``model`` when the cells
+    nearer green's hue; taken on ``missing_colour.blue_run``'s terms, which ask a long run
+    for a hue leaning towards blue), or so named when it names a few links blue but the
+    cells read mostly as tiles without blue and, named blue, give as many tiles
+    (``missing_colour.mostly_without_blue``: blue links doubly over-exposed), or the colours learnt without green from ``model`` when the cells
     ``learn`` (N,) bool read mostly as tiles without green and the fourth colour is
     needless (``missing_colour.needless``: blue links over-exposed in part) or what it
     names green is as light as yellow (``missing_colour.washed_green``: a blue pair under
