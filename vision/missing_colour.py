@@ -248,8 +248,9 @@ a board must also fall into a run by chance to be renamed."""
 
 SURE_LEAN = 34.0
 """... and before a run of :data:`FULL_TRIPLE` or more does, where the run itself tells
-nothing (carpet13 under a tungsten lamp or a cold cast: 30 to 53°; greens, as above, up
-to 23°)."""
+nothing: above every green seen (up to 23°, as above).  carpet13's 12 tiles lean 30 to
+53° under a tungsten lamp or a cold cast, so a Discovery puzzle of 13 or 14 such tiles
+is renamed under the stronger of those casts only (tungsten, cold: 45 and 53°)."""
 
 
 def green_lean(model: colours.ColourModel) -> float:
