@@ -28,21 +28,6 @@ SIZES = (5, 9, 14)
 """Tiles per board: a small puzzle, a game half laid, a finished Solitaire game."""
 
 
-def _twins() -> dict[int, int]:
-    """Tile number → its twin's, between the tiles without green and those without blue."""
-    from referee.tiles import TILES
-    swap = {"green": "blue", "blue": "green"}
-    by_edges = {tuple(t.edges): n for n, t in TILES.items()}
-    out = {}
-    for n, t in TILES.items():
-        if "green" in t.edges and "blue" in t.edges:
-            continue
-        twin = by_edges.get(tuple(swap.get(c, c) for c in t.edges))
-        if twin is not None and twin != n:
-            out[n] = twin
-    return out
-
-
 def shot(triple: str, size: int, tier: str, index: int) -> dict[str, Any]:
     """Lay, render and read one board: its figures as a JSON-ready dict."""
     from bench.make_samples import grown_from
@@ -51,6 +36,7 @@ def shot(triple: str, size: int, tier: str, index: int) -> dict[str, Any]:
     from referee.solitaire import solitaire_sets
     from scenegen import random_params, render
     from vision import read_photo
+    from vision.missing_colour import TWINS
 
     seed = 1000 * SIZES.index(size) + 100 * sorted(solitaire_sets()).index(triple) + index
     rng = random.Random(seed)
@@ -63,11 +49,10 @@ def shot(triple: str, size: int, tier: str, index: int) -> dict[str, Any]:
     read = read_photo(image)
     right = best_alignment(board, read)[2]
     # (each tile read as its twin, in its own turn: the board of twins read right)
-    twins = _twins()
     twin_board = Board()
     for cell, p in board.tiles.items():
-        twin_board.place(cell, twins.get(p.tile, p.tile), p.rotation)
-    as_twin = best_alignment(twin_board, read)[2] if twins.keys() & board.numbers() else 0
+        twin_board.place(cell, TWINS.get(p.tile, p.tile), p.rotation)
+    as_twin = best_alignment(twin_board, read)[2] if TWINS.keys() & board.numbers() else 0
     return {"triple": triple, "tier": tier, "size": size, "seed": seed, "tiles": len(board),
             "right": right, "read": len(read), "as_twin": as_twin}
 

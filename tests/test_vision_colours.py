@@ -232,6 +232,8 @@ def test_as_blue_reads_each_tile_as_its_twin_without_green():
     for n in (17, 22, 32):
         twin = [c if c != "green" else "blue" for c in TILES[n].edges]
         assert any(list(TILES[m].edges) == twin for m in range(1, 15))
+        assert list(TILES[missing_colour.TWINS[n]].edges) == twin
+        assert missing_colour.TWINS[missing_colour.TWINS[n]] == n
 
 
 def test_a_discovery_board_whose_blue_looks_green_is_read_as_tiles_one_to_n():

@@ -310,19 +310,37 @@ WITHOUT_BLUE = frozenset(n for n, t in TILES.items() if "blue" not in t.edges)
 """The tile numbers that carry no blue link (the twins of :data:`WITHOUT_GREEN`)."""
 
 
+def _twins() -> dict[int, int]:
+    swap = {"green": "blue", "blue": "green"}
+    by_edges = {tuple(t.edges): n for n, t in TILES.items()}
+    return {n: by_edges[tuple(swap.get(c, c) for c in t.edges)]
+            for n, t in TILES.items() if n in WITHOUT_GREEN or n in WITHOUT_BLUE}
+
+
+TWINS = _twins()
+"""Tile number → its twin's, both ways between the tiles without green and those without
+blue: the same links, blue where the other has green (what :func:`as_blue` reads)."""
+
+
+def _without(numbers: Sequence[int], among: frozenset[int]) -> int | None:
+    """How many of tile ``numbers`` are ``among``; ``None`` when they are fewer than
+    :data:`DISCOVERY_MIN` or not mostly (:data:`MOSTLY_WITHOUT_GREEN`) so."""
+    low = sum(n in among for n in numbers)
+    ok = len(numbers) >= DISCOVERY_MIN and low >= MOSTLY_WITHOUT_GREEN * len(numbers)
+    return low if ok else None
+
+
 def mostly_without_blue(numbers: Sequence[int]) -> bool:
     """Are tile ``numbers`` at least :data:`DISCOVERY_MIN` and mostly
     (:data:`MOSTLY_WITHOUT_GREEN`) tiles without blue: perhaps a Discovery puzzle's twins?"""
-    return (len(numbers) >= DISCOVERY_MIN
-            and sum(n in WITHOUT_BLUE for n in numbers) >= MOSTLY_WITHOUT_GREEN * len(numbers))
+    return _without(numbers, WITHOUT_BLUE) is not None
 
 
 def mostly_without_green(numbers: Sequence[int]) -> bool:
     """Are tile ``numbers`` at least :data:`DISCOVERY_MIN`, some of them with green, and
     mostly (:data:`MOSTLY_WITHOUT_GREEN`) tiles without green (:data:`WITHOUT_GREEN`)?"""
-    low = sum(n in WITHOUT_GREEN for n in numbers)
-    return (len(numbers) >= DISCOVERY_MIN and low < len(numbers)
-            and low >= MOSTLY_WITHOUT_GREEN * len(numbers))
+    low = _without(numbers, WITHOUT_GREEN)
+    return low is not None and low < len(numbers)
 
 
 def needless(four: colours.ColourModel, three: colours.ColourModel, edges: np.ndarray) -> bool:

@@ -1336,8 +1336,7 @@ def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges
     logp = colours.log_probs(edges[learn], learnt)
     if missing_colour.blue_unnamed(learnt, logp):
         # (a board whose third colour is named green reads as tiles with green: no run)
-        blue = missing_colour.as_blue(learnt)
-        return blue if missing_colour.blue_run(learnt, _numbers_read(blue, edges, learn)) else learnt
+        return _named_blue(learnt, edges, learn) or learnt
     if (missing_colour.green_unnamed(learnt, logp)
             and missing_colour.discovery_run(_numbers_read(learnt, edges, learn))):
         # (a Discovery puzzle whose clear cells show no green is read without green to
@@ -1349,10 +1348,8 @@ def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges
         # (a few edges named blue, the rest of the pale blue named green: carpet13 doubly
         # over-exposed read its tiles as their twins without blue; named blue, the cells
         # must give as many tiles: a cloth's cells read as 19 tiles gave a run of 9)
-        blue = missing_colour.as_blue(learnt)
-        named = _numbers_read(blue, edges, learn)
-        if (missing_colour.blue_run(learnt, named)
-                and len(named) >= len(_numbers_read(learnt, edges, learn))):
+        blue = _named_blue(learnt, edges, learn, as_many=True)
+        if blue is not None:
             return blue
     if learnt.absent is not None or not missing_colour.mostly_without_green(own):
         return learnt
@@ -1364,6 +1361,20 @@ def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges
                  or missing_colour.washed_green(learnt, edges[learn], logp))):
         return three
     return learnt
+
+
+def _named_blue(learnt: colours.ColourModel, edges: np.ndarray, learn: np.ndarray,
+                as_many: bool = False) -> colours.ColourModel | None:
+    """``learnt`` with its green named blue (``missing_colour.as_blue``) when the cells of
+    ``edges`` then read as ``missing_colour.blue_run`` asks, and with ``as_many``, as
+    many tiles as under ``learnt``; else ``None``."""
+    blue = missing_colour.as_blue(learnt)
+    named = _numbers_read(blue, edges, learn)
+    if not missing_colour.blue_run(learnt, named):
+        return None
+    if as_many and len(named) < len(_numbers_read(learnt, edges, learn)):
+        return None
+    return blue
 
 
 def _numbers_read(model: colours.ColourModel, edges: np.ndarray, learn: np.ndarray) -> list[int]:
