@@ -53,6 +53,21 @@ def _oblique(img: np.ndarray, k: float) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE)
 
 
+_TURN_TO_TOP = {"top": (None, None),
+                "bottom": (cv2.ROTATE_180, cv2.ROTATE_180),
+                "left": (cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE),
+                "right": (cv2.ROTATE_90_COUNTERCLOCKWISE, cv2.ROTATE_90_CLOCKWISE)}
+
+
+def _far_side(img: np.ndarray, side: str, k: float) -> np.ndarray:
+    """:func:`_oblique` with ``side`` ("top", "bottom", "left", "right") as the far side:
+    that edge pulled in by ``k`` of its length at each end."""
+    there, back = _TURN_TO_TOP[side]
+    if there is None:
+        return _oblique(img, k)
+    return cv2.rotate(_oblique(cv2.rotate(img, there), k), back)
+
+
 def _gamma(img: np.ndarray, g: float) -> np.ndarray:
     return np.clip(255.0 * (img / 255.0) ** g, 0, 255).astype(np.uint8)
 
@@ -110,6 +125,8 @@ VARIANTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "turn-90": lambda x: _turn(x, 90),
     "oblique-0.2": lambda x: _oblique(x, 0.2),
     "oblique-0.3": lambda x: _oblique(x, 0.3),
+    "far-left-0.25": lambda x: _far_side(x, "left", 0.25),
+    "far-bottom-0.25": lambda x: _far_side(x, "bottom", 0.25),
     "dim-gamma-1.8": lambda x: _gamma(x, 1.8),
     "dark-x0.45": lambda x: (x * 0.45).astype(np.uint8),
     "bright-gamma-0.6": lambda x: _gamma(x, 0.6),
