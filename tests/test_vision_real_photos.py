@@ -52,7 +52,8 @@ def test_real_photo_read_whole_when_camera_or_light_change(name, variant):
     (carpet13's pale blue links under the glare spot or a strong warm cast were split
     between green and blue: 8 and 3 of 12.  In the shadow, to 0.3 of the light, the
     yellow links read green before vision.shading: 4 of 10 and 5 of 12 right.  Seen so
-    steeply from the right or from above that the far side is half the near side, carpet13
+    steeply from the right, or from beyond the top edge, that the far side (left or bottom)
+    is half the near side, carpet13
     read 9 and 11 of 12, tile 10 as 36 and tile 2 as 24 at confidence 1.0, before the
     lattice was refitted to the tiles of a small board too: reader._refit_to_tiles.)"""
     if not (PHOTOS / f"{name}.jpg").exists():
