@@ -1356,10 +1356,11 @@ def _as_discovery(learnt: colours.ColourModel, model: colours.ColourModel, edges
     nearer green's hue; taken on ``missing_colour.blue_run``'s terms, which ask a long run
     for a hue leaning towards blue), or so named when it names a few links blue but the
     cells read mostly as tiles without blue and, named blue, give as many tiles
-    (``missing_colour.mostly_without_blue``: blue links doubly over-exposed), or the colours learnt without green from ``model`` when the cells
-    ``learn`` (N,) bool read mostly as tiles without green and the fourth colour is
-    needless (``missing_colour.needless``: blue links over-exposed in part) or what it
-    names green is as light as yellow (``missing_colour.washed_green``: a blue pair under
+    (``missing_colour.mostly_without_blue``: blue links doubly over-exposed), or the
+    colours learnt without green from ``model`` when the cells ``learn`` (N,) bool read
+    mostly as tiles without green and the fourth colour is needless
+    (``missing_colour.needless``: blue links over-exposed in part) or what it names green
+    is as light as yellow (``missing_colour.washed_green``: a blue pair under
     glare).  When ``learnt`` names no link green and reads the cells as such a run, it is
     kept without green (``missing_colour.green_unnamed``).  The numbers
     counted are those read on ``edges`` (N, 6, 3) that could be given as tiles
