@@ -16,8 +16,9 @@ from conftest import SAMPLES
 from referee.analysis import analyze
 from referee.board import Board, board_from_json
 from referee.compare import best_alignment, same_position
+from referee.hexgrid import neighbours
 from referee.matching import touching_edges
-from vision import read_photo, table
+from vision import read_photo, reader, table
 from vision.identify import Reading
 from vision.image_io import Photo
 from vision.lattice import BASIS, CORNERS, Lattice
@@ -157,6 +158,62 @@ def test_a_colour_running_past_the_cell_spreads_and_a_cloths_dot_does_not():
     cv2.rectangle(img, (270, 100), (390, 200), (40, 42, 45), -1)      # dark bodies, 6 x 5 cells
     centres = np.array([[80.0, 150.0], [200.0, 150.0], [330.0, 150.0]])
     assert table.spreads(img, centres, size).tolist() == [False, True, True]
+
+
+def test_a_hand_runs_onto_the_tiles_beside_a_rim_cell_and_a_cloths_stripe_does_not():
+    # two dark tiles side by side and the empty cell below both (a rim cell beside two
+    # tiles): a skin-coloured hand over that cell that also lies over a corner of each
+    # tile, and a cloth's red stripe through the cell that stops at the tiles' rims
+    lat = Lattice(H=np.array([[30.0, 0, 150], [0, 30.0, 120], [0, 0, 1]]))
+    tiles = [(0, 0), (1, 0)]
+    rim = np.array([[0, 1]])
+    assert set(tiles) <= set(neighbours((0, 1)))
+
+    def photo(cover) -> np.ndarray:
+        img = np.full((260, 320, 3), (170, 190, 200), np.uint8)
+        cover(img)
+        for cell in tiles:
+            poly = np.round(lat.to_image(np.array(cell, float) @ BASIS.T + CORNERS)).astype(np.int32)
+            cv2.fillConvexPoly(img, poly, (22, 22, 22))
+        return img
+
+    middle = lat.centres(rim)[0]
+    # (the stripe runs up through the tiles' row, under them: drawn before them)
+    stripe = photo(lambda im: cv2.rectangle(im, (int(middle[0]) - 10, 0), (int(middle[0]) + 10, 259),
+                                             (40, 40, 200), -1))
+    hand = photo(lambda im: None)
+    cv2.circle(hand, tuple(int(v) for v in middle), 45, (120, 160, 215), -1)  # over the tiles too
+    size = 30.0
+    beside = [tiles]
+    spread, onto = table.runs_onto(stripe, lat, rim, beside, size)
+    assert spread.tolist() == table.spreads(stripe, middle[None], size).tolist() == [True]
+    assert onto.tolist() == [0.0]
+    spread, onto = table.runs_onto(hand, lat, rim, beside, size)
+    assert spread.tolist() == table.spreads(hand, middle[None], size).tolist() == [True]
+    assert onto[0] >= reader.ONTO_TILES
+    # the cheap sampled test before it agrees: the stripe stops at the tiles' rims
+    assert table.shown_on_faces(hand, lat, rim, beside, size, reader.SHOWN_SHARE).tolist() == [True]
+    assert table.shown_on_faces(stripe, lat, rim, beside, size, reader.SHOWN_SHARE).tolist() == [False]
+    # and a table as dark as the tiles' faces tells nothing
+    dark = photo(lambda im: im.__setitem__(slice(None), (26, 26, 26)))
+    assert table.shown_on_faces(dark, lat, rim, beside, size).tolist() == [False]
+
+
+def test_tiles_a_hand_hides_at_the_boards_rim_are_reported_unreadable(bench_scene):
+    # hard-41: a hand over the rim of a six-tile board hides three tiles; two of them lie
+    # in cells beside only two tiles read, and were left out (the referee saw the board
+    # end there).  The hand lies over the tiles read beside them too, so they are reported
+    # unreadable; every cell reported holds a tile, and no tile is given wrong
+    path, truth, expected = bench_scene("hard", 41)
+    read = read_photo(str(path))
+    size = truth["render"]["tile_px"]
+    covered = [t for t in truth["tiles"] if any(
+        (o["q"], o["r"]) == (t["q"], t["r"]) and o["fraction"] >= 0.5 for o in truth["occluded"])]
+    assert sum(_unread_near(read, t["pixel"], size) for t in covered) >= 2
+    tiles = [np.asarray(t["pixel"]) for t in truth["tiles"]]
+    for u in read.meta["unreadable"]:
+        assert min(np.hypot(*(np.asarray(u["pixel"]) - t)) for t in tiles) < 0.45 * size
+    assert best_alignment(expected, read)[2] == len(read)
 
 
 def _read_on_a_grey_table(poor_on_tile: bool) -> Scene:

@@ -16,7 +16,7 @@ import numpy as np
 from referee.hexgrid import ring
 
 from . import colours
-from .lattice import BASIS, CORNERS, Lattice
+from .lattice import BASIS, CORNERS, SQ3, Lattice
 
 MIDDLE = 0.3
 """Radius of the middle disc tested, in cell sizes (centre to corner)."""
@@ -136,6 +136,146 @@ def spreads(work: np.ndarray, centres: np.ndarray, size: float) -> np.ndarray:
     pixels; ``size``: the cells' centre-to-corner size in pixels."""
     out = np.zeros(len(centres), bool)
     cell_area = 1.5 * np.sqrt(3.0) * size * size
+    for i, _window, joined in _joined_middles(work, centres, size):
+        rim = joined[0].any() or joined[-1].any() or joined[:, 0].any() or joined[:, -1].any()
+        out[i] = bool(rim or joined.sum() >= SPREAD_CELLS * cell_area)
+    return out
+
+
+ONTO_SHRINK = 0.7
+"""Share of a tile's size (centre to corner) that :func:`runs_onto` looks at: the tile's
+face within its rim, where a table's colour never reaches."""
+
+
+def runs_onto(work: np.ndarray, lat: Lattice, cells: np.ndarray, tiles: list, size: float
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`spreads` of each cell's middle, (N,) bool, and the share of the faces of
+    the cell's ``tiles`` that the middle's colour covers, joined to it, (N,); in one pass.
+
+    A hand or an object over a board's rim lies over the tiles beside the tile it hides
+    as well, so its colour runs from the hidden cell onto their faces; a printed cloth's
+    colour stops at a tile's rim (hard and real-texture 0-119: 11 of 14 hidden tiles
+    beside two tiles read 0.04-0.38, all 19 empty cells of printed cloths 0).
+    ``cells``: (N, 2) lattice cells; ``tiles``: per cell, the cells (q, r) of the tiles
+    read beside it; ``size``: the cells' centre-to-corner size in ``work`` pixels."""
+    cells = np.asarray(cells, int).reshape(-1, 2)
+    spread, onto = np.zeros(len(cells), bool), np.zeros(len(cells))
+    cell_area = 1.5 * np.sqrt(3.0) * size * size
+    for i, (x0, y0, _x1, _y1), joined in _joined_middles(work, lat.centres(cells), size):
+        rim = joined[0].any() or joined[-1].any() or joined[:, 0].any() or joined[:, -1].any()
+        spread[i] = bool(rim or joined.sum() >= SPREAD_CELLS * cell_area)
+        faces = _filled(_hexagons(lat, list(tiles[i]), ONTO_SHRINK), (x0, y0), joined.shape)
+        if spread[i] and faces.any():
+            onto[i] = float((joined & faces).sum() / faces.sum())
+    return spread, onto
+
+
+def shown_on_faces(work: np.ndarray, lat: Lattice, cells: np.ndarray, tiles: list, size: float,
+                   least: float = 0.0) -> np.ndarray:
+    """Do more than ``least`` of the faces of each cell's ``tiles`` show the colour of the
+    cell's middle (within :data:`SAME_COLOUR` of its median), while the faces' own median
+    colour is not that colour, (N,) bool?
+
+    What :func:`runs_onto` measures above ``least`` needs that much.  This samples a fixed
+    pattern of points (:data:`_MIDDLE_POINTS`, :data:`_FACE_POINTS`) for every cell at
+    once instead of the window of :data:`AROUND` cell sizes each way: a board's rim has
+    many cells beside two tiles, and each such window costs a live frame about a
+    millisecond.  A middle coloured like the faces (:data:`FACE_APART`: a table as dark as
+    the bodies) tells a cover from the table by nothing that runs onto the faces, and is
+    passed over; so is one whose colour no point just inside the tiles' rims shows
+    (:func:`_crossing`).  Arguments as :func:`runs_onto`'s (``size`` is not needed: the
+    pattern is laid in the lattice's plane)."""
+    cells = np.asarray(cells, int).reshape(-1, 2)
+    out = np.zeros(len(cells), bool)
+    faces = [list(t) for t in tiles]
+    if len(cells) == 0 or not any(faces):
+        return out
+    h, w = work.shape[:2]
+    # every sample point of every cell in one lattice mapping and one colour conversion
+    plane = [(c @ BASIS.T) + _MIDDLE_POINTS for c in cells.astype(np.float64)]
+    plane += [(np.asarray(f, np.float64) @ BASIS.T)[:, None] + _FACE_POINTS for f in faces if f]
+    plane += [_crossing(c, f) for c, f in zip(cells, faces) if f]
+    pts = lat.to_image(np.concatenate([p.reshape(-1, 2) for p in plane]))
+    xy = np.round(pts).astype(int)
+    inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
+    xy = np.clip(xy, 0, [w - 1, h - 1])
+    lab = _lab(np.ascontiguousarray(work[xy[:, 1], xy[:, 0]][None]))[0]
+    n_mid, n_face, n_cross = len(_MIDDLE_POINTS), len(_FACE_POINTS), len(_CROSS_ALONG)
+    at = len(cells) * n_mid
+    cross_at = at + sum(len(f) for f in faces) * n_face
+    for i, f in enumerate(faces):
+        if not f:
+            continue
+        n, m = len(f) * n_face, len(f) * n_cross
+        mid_in, face_in = inside[i * n_mid:(i + 1) * n_mid], inside[at:at + n]
+        mid, face = lab[i * n_mid:(i + 1) * n_mid][mid_in], lab[at:at + n][face_in]
+        cross = lab[cross_at:cross_at + m][inside[cross_at:cross_at + m]]
+        at, cross_at = at + n, cross_at + m
+        if len(mid) == 0 or len(face) == 0 or len(cross) == 0:
+            continue
+        mid = np.median(mid, axis=0)
+        if (np.linalg.norm(np.median(face, axis=0) - mid) < FACE_APART
+                or not (np.linalg.norm(cross - mid, axis=1) < SAME_COLOUR).any()):
+            continue
+        out[i] = bool(np.count_nonzero(np.linalg.norm(face - mid, axis=1) < SAME_COLOUR) > least * len(face))
+    return out
+
+
+def _crossing(cell: np.ndarray, tiles: list) -> np.ndarray:
+    """Plane points (len(tiles), len(:data:`_CROSS_ALONG`), 2) just inside each tile's
+    rim along the edge it shares with ``cell``, off that edge's middle.  A cover running
+    from the cell onto a tile's face crosses that rim; a cloth's colour stops at it, where
+    a tile shows its black body (the middle of the edge is left out: a link ends there,
+    and a cloth may share its colour)."""
+    c = np.asarray(cell, np.float64) @ BASIS.T
+    out = []
+    for t in tiles:
+        d = np.asarray(t, np.float64) @ BASIS.T - c
+        u = d / np.linalg.norm(d)
+        e = np.array([-u[1], u[0]])
+        base = c + 0.5 * d + CROSS_IN * u
+        out.append(base + _CROSS_ALONG[:, None] * e)
+    return np.array(out)
+
+
+FACE_APART = 8.0
+"""How far (ΔE) the colour over a cell must lie from the median colour of the faces of the
+tiles beside it for :func:`shown_on_faces` to look further: nearer, a table or cloth as
+dark as the bodies shares colours with the bodies' own pixels and tells nothing by running
+onto them.  (A hand in dim light is dark too: hard-41's lay 10 from the faces beside it.)"""
+
+CROSS_IN = 0.1
+"""How far inside a tile's rim (plane units, a cell's centre to corner being 1)
+:func:`shown_on_faces` looks for a cover crossing onto the tile ..."""
+
+_CROSS_ALONG = np.array([-0.4, -0.3, -0.2, 0.2, 0.3, 0.4])
+"""... and where along the shared edge (whose half-length is 0.5)."""
+
+
+def _hex_points(radius: float, step: float) -> np.ndarray:
+    """Plane points (N, 2) of a square grid of ``step`` within the flat-topped hexagon of
+    centre-to-corner ``radius`` about the origin."""
+    g = np.arange(-radius, radius + 1e-9, step)
+    xx, yy = np.meshgrid(g, g)
+    p = np.stack([xx.ravel(), yy.ravel()], 1)
+    a = np.abs(p)
+    keep = (a[:, 1] <= radius * SQ3 / 2) & (SQ3 * a[:, 0] + a[:, 1] <= radius * SQ3)
+    return p[keep]
+
+
+_FACE_POINTS = _hex_points(ONTO_SHRINK, 0.1)
+"""Where :func:`shown_on_faces` samples a tile's face: a grid a tenth of a cell apart
+within its hexagon shrunk to :data:`ONTO_SHRINK` (134 points)."""
+
+_MIDDLE_POINTS = _hex_points(MIDDLE, 0.1)
+_MIDDLE_POINTS = _MIDDLE_POINTS[np.hypot(*_MIDDLE_POINTS.T) <= MIDDLE]
+"""... and a cell's middle: the same grid within the disc of :data:`MIDDLE` (21 points)."""
+
+
+def _joined_middles(work: np.ndarray, centres: np.ndarray, size: float):
+    """For each cell middle of :func:`_middles`: ``(i, window, joined)``, the bool mask of
+    the window's pixels within :data:`SAME_COLOUR` of the middle's median colour and
+    joined to the middle (8-connected; the component holding most of the middle)."""
     for i, (x0, y0, x1, y1), middle in _middles(centres, size, work.shape[:2]):
         lab = _lab(work[y0:y1, x0:x1])
         same = np.linalg.norm(lab - np.median(lab[middle], axis=0), axis=2) < SAME_COLOUR
@@ -144,10 +284,7 @@ def spreads(work: np.ndarray, centres: np.ndarray, size: float) -> np.ndarray:
         ids = ids[ids > 0]
         if len(ids) == 0:
             continue
-        joined = labels == np.bincount(ids).argmax()
-        rim = joined[0].any() or joined[-1].any() or joined[:, 0].any() or joined[:, -1].any()
-        out[i] = bool(rim or joined.sum() >= SPREAD_CELLS * cell_area)
-    return out
+        yield i, (x0, y0, x1, y1), labels == np.bincount(ids).argmax()
 
 
 def _palette_share(table: np.ndarray, mine: np.ndarray) -> float:
