@@ -150,14 +150,19 @@ def test_a_tile_a_hand_hides_inside_the_board_is_reported_unreadable(bench_scene
 
 def test_a_colour_running_past_the_cell_spreads_and_a_cloths_dot_does_not():
     # a dot of a printed cloth in a hole of the board, a skin-coloured arm reaching in from
-    # the photo's edge, and a dark body region (a board's tiles round an unread one)
+    # the photo's edge, and a dark body region (a board's tiles round an unread one), each
+    # over one of three cells in a row (plane x 0, 6 and 12: pixels x 80, 200 and 320)
     size = 20.0
+    lat = Lattice(H=np.array([[size, 0, 80.0], [0, size, 150.0], [0, 0, 1]]))
+    cells = np.array([[0, 0], [4, -2], [8, -4]])
+    assert np.allclose(lat.centres(cells), [[80, 150], [200, 150], [320, 150]])
     img = np.full((300, 400, 3), (170, 190, 200), np.uint8)
     cv2.circle(img, (80, 150), 12, (40, 40, 200), -1)                 # red dot, within a cell
     cv2.rectangle(img, (180, 0), (220, 160), (120, 160, 215), -1)     # arm from the top edge
-    cv2.rectangle(img, (270, 100), (390, 200), (40, 42, 45), -1)      # dark bodies, 6 x 5 cells
-    centres = np.array([[80.0, 150.0], [200.0, 150.0], [330.0, 150.0]])
-    assert table.spreads(img, centres, size).tolist() == [False, True, True]
+    cv2.rectangle(img, (260, 100), (380, 200), (40, 42, 45), -1)      # dark bodies, 6 x 5 cells
+    spread, onto = table.runs_onto(img, lat, cells, [[], [], []], size)
+    assert spread.tolist() == [False, True, True]
+    assert onto.tolist() == [0.0, 0.0, 0.0]      # (no tiles beside: no faces to run onto)
 
 
 def test_a_hand_runs_onto_the_tiles_beside_a_rim_cell_and_a_cloths_stripe_does_not():
@@ -186,17 +191,17 @@ def test_a_hand_runs_onto_the_tiles_beside_a_rim_cell_and_a_cloths_stripe_does_n
     size = 30.0
     beside = [tiles]
     spread, onto = table.runs_onto(stripe, lat, rim, beside, size)
-    assert spread.tolist() == table.spreads(stripe, middle[None], size).tolist() == [True]
+    assert spread.tolist() == [True]
     assert onto.tolist() == [0.0]
     spread, onto = table.runs_onto(hand, lat, rim, beside, size)
-    assert spread.tolist() == table.spreads(hand, middle[None], size).tolist() == [True]
+    assert spread.tolist() == [True]
     assert onto[0] >= reader.ONTO_TILES
     # the cheap sampled test before it agrees: the stripe stops at the tiles' rims
-    assert table.shown_on_faces(hand, lat, rim, beside, size, reader.SHOWN_SHARE).tolist() == [True]
-    assert table.shown_on_faces(stripe, lat, rim, beside, size, reader.SHOWN_SHARE).tolist() == [False]
+    assert table.shown_on_faces(hand, lat, rim, beside, reader.SHOWN_SHARE).tolist() == [True]
+    assert table.shown_on_faces(stripe, lat, rim, beside, reader.SHOWN_SHARE).tolist() == [False]
     # and a table as dark as the tiles' faces tells nothing
     dark = photo(lambda im: im.__setitem__(slice(None), (26, 26, 26)))
-    assert table.shown_on_faces(dark, lat, rim, beside, size).tolist() == [False]
+    assert table.shown_on_faces(dark, lat, rim, beside).tolist() == [False]
 
 
 def test_tiles_a_hand_hides_at_the_boards_rim_are_reported_unreadable(bench_scene):

@@ -384,7 +384,7 @@ def _report_hidden(scene: Scene) -> None:
     """Report as unreadable the empty cells hugged by the board (:data:`HIDDEN_HUGGED`
     tiles read round them) whose middle shows neither the table (:func:`_bare`) nor the
     table's colours (:func:`_like_around`), in a colour that runs on past the cell
-    (:func:`table.spreads`): a hand or an object over a tile hides its body and links, so
+    (`table.runs_onto`): a hand or an object over a tile hides its body and links, so
     no reading reaches it and it would be left out, and the referee would then see a hole
     or a forced space there.  (Without the last test, 9 of 36 such cells on hard and
     real-texture 0-199 were holes holding a dot of a printed cloth.)  Cells at the rim,
@@ -405,20 +405,19 @@ def _report_hidden(scene: Scene) -> None:
     read = set(have)
     beside = [[n for n in neighbours(tuple(int(v) for v in c)) if n in read] for c in cells]
     rim = np.array([len(b) < HIDDEN_HUGGED for b in beside], bool)
-    size = _cell_size(scene, cells)
     # (cheapest first: a board's rim has many cells beside two tiles, and the tests that
     # look three cells round a cell cost a live frame about a millisecond each)
-    rim[rim] = table.shown_on_faces(scene.work, scene.lattice, cells[rim],
-                                    [b for b, r in zip(beside, rim) if r], size, SHOWN_SHARE)
-    near = np.array([len(b) >= HIDDEN_HUGGED for b in beside], bool) | rim
-    cells, beside, rim = cells[near], [b for b, k in zip(beside, near) if k], rim[near]
+    keep = ~rim
+    keep[rim] = table.shown_on_faces(scene.work, scene.lattice, cells[rim],
+                                     [b for b, r in zip(beside, rim) if r], SHOWN_SHARE)
+    cells, beside, rim = cells[keep], [b for b, k in zip(beside, keep) if k], rim[keep]
     if len(cells) == 0:
         return
     bare = _bare(scene, cells)
     cells, beside, rim = cells[~bare], [b for b, k in zip(beside, bare) if not k], rim[~bare]
     if len(cells) == 0:
         return
-    spread, onto = table.runs_onto(scene.work, scene.lattice, cells, beside, size)
+    spread, onto = table.runs_onto(scene.work, scene.lattice, cells, beside, _cell_size(scene, cells))
     cells = cells[spread & (~rim | (onto >= ONTO_TILES))]
     if len(cells) == 0:
         return

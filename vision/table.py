@@ -116,30 +116,11 @@ def like_around(work: np.ndarray, lat: Lattice, cells: np.ndarray, busy: set,
 
 SAME_COLOUR = 16.0
 """Lab distance (ΔE) from a cell middle's median colour within which a pixel continues
-that colour (:func:`spreads`)."""
+that colour (:func:`runs_onto`, :func:`shown_on_faces`)."""
 
 SPREAD_CELLS = 2.0
 """A colour covering at least this many cells' area round a cell's middle runs on past
-the cell (:func:`spreads`)."""
-
-
-def spreads(work: np.ndarray, centres: np.ndarray, size: float) -> np.ndarray:
-    """Does the colour in each cell's middle run on beyond the cell, (N,) bool?
-
-    The pixels round the middle that keep its colour (:data:`SAME_COLOUR`), joined to it,
-    cover :data:`SPREAD_CELLS` cells or reach the rim of the window looked at
-    (:data:`AROUND` cell sizes each way).  A hand, its arm or an object laid over a tile
-    runs on past the tile, as the dark bodies of a board do round a tile its links leave
-    unread; a dot of a printed cloth in a hole of the board stays within the cell (hard
-    and real-texture 0-199: empty cells hugged by the board 0.3-1.5 cells, hidden tiles
-    mostly 2-9 or to the rim).  ``work``: BGR uint8 (H, W, 3); ``centres``: (N, 2) work
-    pixels; ``size``: the cells' centre-to-corner size in pixels."""
-    out = np.zeros(len(centres), bool)
-    cell_area = 1.5 * np.sqrt(3.0) * size * size
-    for i, _window, joined in _joined_middles(work, centres, size):
-        rim = joined[0].any() or joined[-1].any() or joined[:, 0].any() or joined[:, -1].any()
-        out[i] = bool(rim or joined.sum() >= SPREAD_CELLS * cell_area)
-    return out
+the cell (:func:`runs_onto`)."""
 
 
 ONTO_SHRINK = 0.7
@@ -149,19 +130,37 @@ face within its rim, where a table's colour never reaches."""
 
 def runs_onto(work: np.ndarray, lat: Lattice, cells: np.ndarray, tiles: list, size: float
               ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`spreads` of each cell's middle, (N,) bool, and the share of the faces of
-    the cell's ``tiles`` that the middle's colour covers, joined to it, (N,); in one pass.
+    """Does the colour in each cell's middle run on beyond the cell, (N,) bool, and what
+    share of the faces of the cell's ``tiles`` does it cover, joined to the middle, (N,)?
+
+    The pixels round the middle that keep its colour (:data:`SAME_COLOUR`), joined to it,
+    run on beyond the cell when they cover :data:`SPREAD_CELLS` cells or reach the rim of
+    the window looked at (:data:`AROUND` cell sizes each way).  A hand, its arm or an
+    object laid over a tile runs on past the tile, as the dark bodies of a board do round a
+    tile its links leave unread; a dot of a printed cloth in a hole of the board stays
+    within the cell (hard and real-texture 0-199: empty cells hugged by the board 0.3-1.5
+    cells, hidden tiles mostly 2-9 or to the rim).
 
     A hand or an object over a board's rim lies over the tiles beside the tile it hides
-    as well, so its colour runs from the hidden cell onto their faces; a printed cloth's
-    colour stops at a tile's rim (hard and real-texture 0-119: 11 of 14 hidden tiles
-    beside two tiles read 0.04-0.38, all 19 empty cells of printed cloths 0).
-    ``cells``: (N, 2) lattice cells; ``tiles``: per cell, the cells (q, r) of the tiles
-    read beside it; ``size``: the cells' centre-to-corner size in ``work`` pixels."""
+    as well, so its colour runs from the hidden cell onto their faces (within
+    :data:`ONTO_SHRINK`); a printed cloth's colour stops at a tile's rim (hard and
+    real-texture 0-119: 11 of 14 hidden tiles beside two tiles read 0.04-0.38, all 19
+    empty cells of printed cloths 0).  ``work``: BGR uint8 (H, W, 3); ``lat``: the lattice
+    (plane → ``work`` pixels); ``cells``: (N, 2) lattice cells; ``tiles``: per cell, the
+    cells (q, r) of the tiles read beside it (may be empty); ``size``: the cells'
+    centre-to-corner size in ``work`` pixels."""
     cells = np.asarray(cells, int).reshape(-1, 2)
     spread, onto = np.zeros(len(cells), bool), np.zeros(len(cells))
     cell_area = 1.5 * np.sqrt(3.0) * size * size
-    for i, (x0, y0, _x1, _y1), joined in _joined_middles(work, lat.centres(cells), size):
+    for i, (x0, y0, x1, y1), middle in _middles(lat.centres(cells), size, work.shape[:2]):
+        lab = _lab(work[y0:y1, x0:x1])
+        same = np.linalg.norm(lab - np.median(lab[middle], axis=0), axis=2) < SAME_COLOUR
+        _n, labels = cv2.connectedComponents(same.astype(np.uint8), connectivity=8)
+        ids = labels[middle & same]
+        ids = ids[ids > 0]
+        if len(ids) == 0:
+            continue
+        joined = labels == np.bincount(ids).argmax()
         rim = joined[0].any() or joined[-1].any() or joined[:, 0].any() or joined[:, -1].any()
         spread[i] = bool(rim or joined.sum() >= SPREAD_CELLS * cell_area)
         faces = _filled(_hexagons(lat, list(tiles[i]), ONTO_SHRINK), (x0, y0), joined.shape)
@@ -170,7 +169,7 @@ def runs_onto(work: np.ndarray, lat: Lattice, cells: np.ndarray, tiles: list, si
     return spread, onto
 
 
-def shown_on_faces(work: np.ndarray, lat: Lattice, cells: np.ndarray, tiles: list, size: float,
+def shown_on_faces(work: np.ndarray, lat: Lattice, cells: np.ndarray, tiles: list,
                    least: float = 0.0) -> np.ndarray:
     """Do more than ``least`` of the faces of each cell's ``tiles`` show the colour of the
     cell's middle (within :data:`SAME_COLOUR` of its median), while the faces' own median
@@ -183,8 +182,8 @@ def shown_on_faces(work: np.ndarray, lat: Lattice, cells: np.ndarray, tiles: lis
     millisecond.  A middle coloured like the faces (:data:`FACE_APART`: a table as dark as
     the bodies) tells a cover from the table by nothing that runs onto the faces, and is
     passed over; so is one whose colour no point just inside the tiles' rims shows
-    (:func:`_crossing`).  Arguments as :func:`runs_onto`'s (``size`` is not needed: the
-    pattern is laid in the lattice's plane)."""
+    (:func:`_crossing`).  Arguments as :func:`runs_onto`'s (no ``size``: the pattern is laid in the
+    lattice's plane)."""
     cells = np.asarray(cells, int).reshape(-1, 2)
     out = np.zeros(len(cells), bool)
     faces = [list(t) for t in tiles]
@@ -270,21 +269,6 @@ within its hexagon shrunk to :data:`ONTO_SHRINK` (134 points)."""
 _MIDDLE_POINTS = _hex_points(MIDDLE, 0.1)
 _MIDDLE_POINTS = _MIDDLE_POINTS[np.hypot(*_MIDDLE_POINTS.T) <= MIDDLE]
 """... and a cell's middle: the same grid within the disc of :data:`MIDDLE` (21 points)."""
-
-
-def _joined_middles(work: np.ndarray, centres: np.ndarray, size: float):
-    """For each cell middle of :func:`_middles`: ``(i, window, joined)``, the bool mask of
-    the window's pixels within :data:`SAME_COLOUR` of the middle's median colour and
-    joined to the middle (8-connected; the component holding most of the middle)."""
-    for i, (x0, y0, x1, y1), middle in _middles(centres, size, work.shape[:2]):
-        lab = _lab(work[y0:y1, x0:x1])
-        same = np.linalg.norm(lab - np.median(lab[middle], axis=0), axis=2) < SAME_COLOUR
-        _n, labels = cv2.connectedComponents(same.astype(np.uint8), connectivity=8)
-        ids = labels[middle]
-        ids = ids[ids > 0]
-        if len(ids) == 0:
-            continue
-        yield i, (x0, y0, x1, y1), labels == np.bincount(ids).argmax()
 
 
 def _palette_share(table: np.ndarray, mine: np.ndarray) -> float:
