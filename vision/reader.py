@@ -282,14 +282,24 @@ blurred cell shows throughout, stays)."""
 FEW_EDGES = 2
 """... see :data:`TABLE_FIT`."""
 
+CLASH_SIZE = 16.0
+"""A board tile read at a fit under :data:`BARE_FIT` that clashes with a tile beside it
+goes, bare middle or not, when every pixel of it has the table's colours and its cells
+are at least this size (centre to corner, in the photo's own pixels: an enlarged working
+copy adds none): hard-42's cell of yellow and navy stripes beside the board, read as tile
+48 at fit 0.86 (cells of 23 px).  On smaller tiles blur mixes a tile's colours into the
+table's, and three true tiles of 10-12 px cells (hard-93, hard-178) showed the table's
+colours throughout."""
+
 
 def _drop_bare_table(scene: Scene) -> None:
     """Take off the scene's unreadable cells whose middle shows the bare table
     (:func:`table.bare_table`): holes in the board, or table the lattice strays over; and
     the tiles read there at a fit under :data:`BARE_FIT` that clash with a tile beside
     them: a dot of a confetti cloth at the board's rim (hard-11's cell read as tile 5 at
-    fit 0.87).  A tile that matches every tile it touches goes only when every pixel of it
-    has the table's colours too (:func:`_like_around`): on hard and real-texture 0-119,
+    fit 0.87), or, on tiles large enough (:data:`CLASH_SIZE`), that show the table's
+    colours throughout.  A tile that matches every tile it touches goes only when every
+    pixel of it has the table's colours too (:func:`_like_around`): on hard and real-texture 0-119,
     five tiles read right under glare or blur showed a middle like the table, while
     hard-11's tile 13, read at confidence 0.94 where no tile lies, showed the table's
     colours throughout.  A tile read at a fit under :data:`TABLE_FIT` touching the board on
@@ -323,6 +333,10 @@ def _drop_bare_table(scene: Scene) -> None:
     # goes when it shows only the colours round it)
     rest = [c for c in unread if c not in gone] + [c for c in matching
                                                    if bare[c] or c in loosely]
+    clashing = [c for c in clashing if c not in gone]
+    if clashing and (_cell_size(scene, np.array(clashing))
+                     >= CLASH_SIZE * max(scene.work_scale, 1.0)):
+        rest += clashing
     if rest:
         share = _like_around(scene, np.array(rest))
         gone |= {c for c, s in zip(rest, share) if s >= table.LIKE_AROUND}
