@@ -284,7 +284,7 @@ FEW_EDGES = 2
 
 CLASH_SIZE = 16.0
 """A board tile read at a fit under :data:`BARE_FIT` that clashes with a tile beside it
-goes, bare middle or not, when every pixel of it has the table's colours and its cells
+goes, bare middle or not, when every pixel of it has the table's colours and the board's cells
 are at least this size (centre to corner, in the photo's own pixels: an enlarged working
 copy adds none): hard-42's cell of yellow and navy stripes beside the board, read as tile
 48 at fit 0.86 (cells of 23 px).  On smaller tiles blur mixes a tile's colours into the
