@@ -221,36 +221,42 @@ def test_tiles_a_hand_hides_at_the_boards_rim_are_reported_unreadable(bench_scen
     assert best_alignment(expected, read)[2] == len(read)
 
 
-def _read_on_a_grey_table(poor_on_tile: bool) -> Scene:
-    """A scene of a grey table with two dark tiles read clearly at cells (0, 0) and (1, 0),
-    and a third reading at (2, 0) of fit 0.4 that matches the tile beside it: on a dark
-    tile body there (``poor_on_tile``), or on the bare table."""
-    img = np.full((240, 360, 3), (120, 125, 130), np.uint8)
+def _two_tiles_and_a_poor_third(img: np.ndarray, tiled: list, clash: bool, fit: float,
+                                work_scale: float = 1.0) -> Scene:
+    """A scene of ``img`` (240 x 360 BGR, drawn on in place) with dark tile bodies at
+    ``tiled`` cells of a lattice of 30 px cells, tiles read clearly at (0, 0) and (1, 0),
+    and a reading at (2, 0) of ``fit`` that clashes with the tile beside it (``clash``) or
+    matches it, as a glared cell read among its neighbours is given."""
     lat = Lattice(H=np.array([[30.0, 0, 80], [0, 30.0, 120], [0, 0, 1]]))
     mask = np.zeros(img.shape[:2], np.uint8)
-    tiled = [(0, 0), (1, 0)] + ([(2, 0)] if poor_on_tile else [])
     for cell in tiled:
-        centre = np.array(cell, float) @ BASIS.T
-        poly = np.round(lat.to_image(centre + CORNERS)).astype(np.int32)
+        poly = np.round(lat.to_image(np.array(cell, float) @ BASIS.T + CORNERS)).astype(np.int32)
         cv2.fillConvexPoly(img, poly, (22, 22, 22))
         cv2.fillConvexPoly(mask, poly, 255)
-    board = Board()
-    board.place((0, 0), 1, 0)
-    board.place((1, 0), 2, 0)
-    # a tile and turn at (2, 0) that matches the tile beside it, as a glared cell read
-    # among its neighbours is given
     for tile in range(3, 57):
+        board = Board()
+        board.place((0, 0), 1, 0)
+        board.place((1, 0), 2, 0)
         board.place((2, 0), tile, 0)
         touching, matching = touching_edges(board, (2, 0))
-        if touching and matching == touching:
+        if touching and (matching < touching) == clash:
             break
-    assert touching and matching == touching
+    assert touching and (matching < touching) == clash
     px = lambda c: lat.centres(np.array([c]))[0]
-    scene = Scene(Photo(img, 360, 240), img, 1.0, lattice=lat, mask=mask)
+    scene = Scene(Photo(img, 360, 240), img, work_scale, lattice=lat, mask=mask)
     scene.readings = [((0, 0), Reading(1, 0, 1.0, 0.98), px((0, 0))),
                       ((1, 0), Reading(2, 0, 1.0, 0.97), px((1, 0))),
-                      ((2, 0), Reading(tile, 0, 0.95, 0.4), px((2, 0)))]
+                      ((2, 0), Reading(tile, 0, 0.95, fit), px((2, 0)))]
     return scene
+
+
+def _read_on_a_grey_table(poor_on_tile: bool) -> Scene:
+    """A grey table with two tiles read clearly and a third reading at (2, 0) of fit 0.4
+    that matches the tile beside it: on a dark tile body there (``poor_on_tile``), or on
+    the bare table."""
+    img = np.full((240, 360, 3), (120, 125, 130), np.uint8)
+    tiled = [(0, 0), (1, 0)] + ([(2, 0)] if poor_on_tile else [])
+    return _two_tiles_and_a_poor_third(img, tiled, clash=False, fit=0.4)
 
 
 @pytest.mark.parametrize("on_tile", [False, True])
@@ -265,35 +271,16 @@ def test_a_poor_tile_that_matches_its_neighbour_goes_only_from_the_bare_table(on
 
 
 def _clash_on_stripes(work_scale: float) -> Scene:
-    """Two dark tiles read clearly at (0, 0) and (1, 0) on a cloth of yellow and navy
-    stripes, and a reading at (2, 0), fit 0.86, that clashes with the tile beside it, on the
-    bare stripes; cells of 30 working px, in a working copy ``work_scale`` times the photo."""
+    """Two tiles read clearly on a cloth of yellow and navy stripes, and a reading at
+    (2, 0), fit 0.86, that clashes with the tile beside it, on the bare stripes; cells of
+    30 working px, in a working copy ``work_scale`` times the photo."""
     img = np.zeros((240, 360, 3), np.uint8)
     yy, xx = np.mgrid[:240, :360]
     band = ((xx + yy) // 7) % 2 == 0
     img[band] = (40, 190, 215)
     img[~band] = (90, 40, 30)
-    lat = Lattice(H=np.array([[30.0, 0, 80], [0, 30.0, 120], [0, 0, 1]]))
-    mask = np.zeros(img.shape[:2], np.uint8)
-    for cell in [(0, 0), (1, 0)]:
-        poly = np.round(lat.to_image(np.array(cell, float) @ BASIS.T + CORNERS)).astype(np.int32)
-        cv2.fillConvexPoly(img, poly, (22, 22, 22))
-        cv2.fillConvexPoly(mask, poly, 255)
-    for tile in range(3, 57):
-        board = Board()
-        board.place((0, 0), 1, 0)
-        board.place((1, 0), 2, 0)
-        board.place((2, 0), tile, 0)
-        touching, matching = touching_edges(board, (2, 0))
-        if touching and matching < touching:
-            break
-    assert touching and matching < touching
-    px = lambda c: lat.centres(np.array([c]))[0]
-    scene = Scene(Photo(img, 360, 240), img, work_scale, lattice=lat, mask=mask)
-    scene.readings = [((0, 0), Reading(1, 0, 1.0, 0.98), px((0, 0))),
-                      ((1, 0), Reading(2, 0, 1.0, 0.97), px((1, 0))),
-                      ((2, 0), Reading(tile, 0, 0.95, 0.86), px((2, 0)))]
-    return scene
+    return _two_tiles_and_a_poor_third(img, [(0, 0), (1, 0)], clash=True, fit=0.86,
+                                       work_scale=work_scale)
 
 
 @pytest.mark.parametrize("enlarged", [False, True])

@@ -431,7 +431,8 @@ def _report_hidden(scene: Scene) -> None:
     cells, beside, rim = cells[~bare], [b for b, k in zip(beside, bare) if not k], rim[~bare]
     if len(cells) == 0:
         return
-    spread, onto = table.runs_onto(scene.work, scene.lattice, cells, beside, _cell_size(scene, cells))
+    spread, onto = table.runs_onto(scene.work, scene.lattice, cells, beside,
+                                   _cell_size(scene, cells))
     cells = cells[spread & (~rim | (onto >= ONTO_TILES))]
     if len(cells) == 0:
         return

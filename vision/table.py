@@ -216,7 +216,8 @@ def shown_on_faces(work: np.ndarray, lat: Lattice, cells: np.ndarray, tiles: lis
         if (np.linalg.norm(np.median(face, axis=0) - mid) < FACE_APART
                 or not (np.linalg.norm(cross - mid, axis=1) < SAME_COLOUR).any()):
             continue
-        out[i] = bool(np.count_nonzero(np.linalg.norm(face - mid, axis=1) < SAME_COLOUR) > least * len(face))
+        shown = np.count_nonzero(np.linalg.norm(face - mid, axis=1) < SAME_COLOUR)
+        out[i] = bool(shown > least * len(face))
     return out
 
 
