@@ -973,10 +973,9 @@ def _refit_to_tiles(scene: Scene, read_on: Any) -> Scene:
 def _fits_better(other: Scene, scene: Scene) -> bool:
     """Does read ``other`` read as many tiles as ``scene``, with no more unreadable cells,
     at a mean fit higher by :data:`REFIT_FIT_GAIN`?"""
-    mine = [rd.fit for _c, rd, _px in scene.readings]
-    theirs = [rd.fit for _c, rd, _px in other.readings]
-    return (len(theirs) >= len(mine) > 0 and len(other.unreadable) <= len(scene.unreadable)
-            and float(np.mean(theirs)) >= float(np.mean(mine)) + REFIT_FIT_GAIN)
+    return (len(other.readings) >= len(scene.readings) > 0
+            and len(other.unreadable) <= len(scene.unreadable)
+            and second_look.mean_fit(other) >= second_look.mean_fit(scene) + REFIT_FIT_GAIN)
 
 
 def _keeps_numbers(scene: Scene, other: Scene) -> bool:

@@ -131,7 +131,7 @@ def splits(fine: Any, coarse: Any) -> bool:
     inside = np.array([px for _c, _rd, px in fine.readings], np.float64)
     tiles = np.array([px for _c, _rd, px in coarse.readings], np.float64)
     reach = np.linalg.norm(inside[:, None, :] - tiles[None, :, :], axis=2).min(axis=1)
-    return bool((reach <= SPLIT_REACH * size).all()) and _mean_fit(coarse) >= _mean_fit(fine)
+    return bool((reach <= SPLIT_REACH * size).all()) and mean_fit(coarse) >= mean_fit(fine)
 
 
 def as_good(other: Any, scene: Any) -> bool:
@@ -173,7 +173,7 @@ def _lattice_holds(other: Any, scene: Any) -> bool:
         return True
     # (``scene`` reads some tiles, so ``other``, reading as many, does too: both mean fits exist)
     return (bool(scene.readings) and len(other.readings) >= len(scene.readings)
-            and _mean_fit(other) >= _mean_fit(scene) + FITS_FAR_BETTER
+            and mean_fit(other) >= mean_fit(scene) + FITS_FAR_BETTER
             and other.lattice.score >= HOLDS_SHARE * bar)
 
 
@@ -190,7 +190,7 @@ def fits_better(other: Any, scene: Any) -> bool:
     as itself at 0.95 with the cast taken off."""
     if not other.readings or not scene.readings or not as_good(other, scene):
         return False
-    return _mean_fit(other) >= _mean_fit(scene) + FITS_BETTER
+    return mean_fit(other) >= mean_fit(scene) + FITS_BETTER
 
 
 def balanced_wins(other: Any, scene: Any, cast_seen: bool) -> bool:
@@ -202,7 +202,7 @@ def balanced_wins(other: Any, scene: Any, cast_seen: bool) -> bool:
             or fits_better(other, scene))
 
 
-def _mean_fit(scene: Any) -> float:
+def mean_fit(scene: Any) -> float:
     """The mean fit of a read's tiles (it has some)."""
     return sum(rd.fit for _c, rd, _px in scene.readings) / len(scene.readings)
 
