@@ -155,3 +155,38 @@ def test_blob_agreements_of_many_lattices_are_each_lattices_own():
     assert alone[4] == pytest.approx(0.1 - 0.5)
     assert alone[0] == -0.5 and alone[9] == -1.0
     assert search.blob_agreements([], blobs).shape == (0,)
+
+
+def _drawn_board(lat: Lattice, cells: np.ndarray, shape=(480, 640)) -> np.ndarray:
+    """A link image of tiles on ``cells`` (N, 2) under ``lat``: a bright dot at each edge
+    midpoint, a fifth of a cell across, where each tile's links end."""
+    from vision.lattice import MIDPOINTS
+    link = np.zeros(shape, np.float32)
+    plane = cells.astype(np.float64) @ BASIS.T
+    for c, size in zip(plane, lat.cell_size(cells)):
+        for x, y in lat.to_image(c + 0.85 * MIDPOINTS):
+            cv2.circle(link, (int(round(x)), int(round(y))), max(2, int(0.2 * size)), 1.0, -1)
+    return link
+
+
+def test_settle_gives_a_steep_board_its_perspective_from_every_row():
+    from vision.lattice import settle
+    # a board of 37 tiles seen steeply: its near rows a third larger than its far ones
+    true = Lattice(np.array([[24.0, -8.0, 320.0], [-3.0, 18.0, 250.0], [-0.004, -0.02, 1.0]]))
+    board = np.array([(q, r) for q in range(-3, 4) for r in range(-3, 4) if abs(q + r) <= 3])
+    link = _drawn_board(true, board)
+    # the lattice as grown from the middle: an affine map fitted to the middle seven cells,
+    # right there, without the perspective, so the rim lies half a cell off
+    middle = board[np.abs(np.c_[board, board.sum(1)]).max(1) <= 1]
+    plane = np.hstack([middle @ BASIS.T, np.ones((len(middle), 1))])
+    A = np.linalg.lstsq(plane, true.centres(middle), rcond=None)[0].T
+    grown = Lattice(np.vstack([A, [0.0, 0.0, 1.0]]))
+    size = true.cell_size(board)
+    off = np.linalg.norm(grown.centres(board) - true.centres(board), axis=1) / size
+    assert off.max() > 0.4 and size.max() > 1.3 * size.min()
+    settled = settle(link, grown)
+    assert settled is not None
+    after = np.linalg.norm(settled.centres(board) - true.centres(board), axis=1) / size
+    assert after.max() < 0.1
+    # no links, nothing to settle on
+    assert settle(np.zeros_like(link), grown) is None

@@ -237,6 +237,25 @@ def test_a_steep_boards_lattice_is_refitted_to_the_tiles_read(bench_scene):
     assert read == right
 
 
+def test_a_steep_boards_near_rows_are_read_on_the_lattice_settled_over_the_whole_board(bench_scene):
+    # real-texture-96: 30 tiles 52 px across seen at 28 degrees on green felt, a mug over
+    # one.  The lattice grown from the middle is a third of a cell off at the near rim,
+    # whose row no tile was read on to refit it by: 23 read.  Settled over every cell the
+    # links support, it reads the near rows too.  (Tile 51, a third under the mug, is
+    # then read as 56 at confidence 0.70, a reading that matches both its neighbours.)
+    right, read = _right_and_read(bench_scene, "real-texture", 96)
+    assert right >= 27
+    assert read <= right + 1
+
+
+def test_a_tile_gained_on_the_settled_lattice_that_clashes_all_round_is_not_given(bench_scene):
+    # hard-32: nine tiles on a cloth of coloured dots.  Settled over the whole board, the
+    # lattice puts a cell at the rim over a blue and an orange dot, read as tile 25 at
+    # confidence 0.999; its two touching edges clash, and it is not given.
+    right, read = _right_and_read(bench_scene, "hard", 32)
+    assert right == read == 9
+
+
 def test_small_tiles_out_of_focus_are_read_with_a_lower_bar_for_a_tile(bench_scene):
     # hard-138: 21 tiles 21 px across, out of focus on a light table.  Their links blur
     # into the bodies: the true lattice's cells show a contrast of 0.23 (median), under
