@@ -1013,8 +1013,7 @@ def _read_settled(scene: Scene, read_on: Any) -> Scene:
         return scene
     other = read_on(fit)
     board = _board_of(other.readings)
-    odd = {c for c, _rd, _px in other.readings if c not in read
-           and (edges := touching_edges(board, c))[0] and not edges[1]}
+    odd = {c for c, _rd, _px in other.readings if c not in read and _clashes_all_round(board, c)}
     if odd:
         other.unreadable = other.unreadable + [it for it in other.readings if it[0] in odd]
         other.readings = [it for it in other.readings if it[0] not in odd]
@@ -1661,12 +1660,14 @@ def _matching_none(items: list) -> tuple[list, list]:
     if not poor:
         return items, []
     board = _board_of(items)
-    odd = set()
-    for cell in poor:
-        touching, matching = touching_edges(board, cell)
-        if touching and not matching:
-            odd.add(cell)
+    odd = {cell for cell in poor if _clashes_all_round(board, cell)}
     return [it for it in items if it[0] not in odd], [it for it in items if it[0] in odd]
+
+
+def _clashes_all_round(board: Board, cell: tuple[int, int]) -> bool:
+    """Does the tile on ``cell`` of ``board`` touch other tiles and match none of them?"""
+    touching, matching = touching_edges(board, cell)
+    return bool(touching) and not matching
 
 
 MATCHED_READING = (0.5, 0.8, 3)
