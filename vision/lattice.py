@@ -803,6 +803,11 @@ SETTLE_PASSES = 2
 SETTLE_CELLS = 8
 """Fewest cells each of those steps must place (a homography is fixed by four)."""
 
+SETTLED = 0.05
+"""A step that moves none of the cells it placed this share of a cell ends the settling:
+the next would move them less (a live frame's lattice mostly settles in one step, and
+each step costs it about a millisecond)."""
+
 
 def settle(link: np.ndarray, lat: Lattice) -> Lattice | None:
     """``lat`` refined :data:`SETTLE_PASSES` more times over every cell the link image
@@ -825,9 +830,13 @@ def settle(link: np.ndarray, lat: Lattice) -> Lattice | None:
     support = support_map(link, median_cell_size(lat, cells))
     centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
     for _ in range(SETTLE_PASSES):
+        before = lat
         lat, used, _everywhere = _refine_about(link, lat, support, centre, nearest_first=True)
         if len(used) < SETTLE_CELLS:
             return None
+        moved = np.linalg.norm(lat.centres(used) - before.centres(used), axis=1)
+        if (moved < SETTLED * before.cell_size(used)).all():
+            break
     return lat
 
 

@@ -958,9 +958,8 @@ def _refit_to_tiles(scene: Scene, read_on: Any) -> Scene:
         fit = lattice.fitted_to(scene.lattice, cells, np.array([scene.shifts[c] for c in clear]))
         if fit is None:
             break
-        size = lattice.median_cell_size(scene.lattice, cells)
-        moved = np.linalg.norm(fit.centres(cells) - scene.lattice.centres(cells), axis=1)
-        if median(moved) < REFIT_MOVED * size and moved.max() < REFIT_FAR * size:
+        moved = _moved(scene.lattice, fit, cells)
+        if median(moved) < REFIT_MOVED and moved.max() < REFIT_FAR:
             break
         other = read_on(fit)
         if not _refit_wins(other, scene):
@@ -1007,9 +1006,7 @@ def _read_settled(scene: Scene, read_on: Any) -> Scene:
         return scene
     read = {c for c, _rd, _px in scene.readings}
     cells = np.array(sorted(read | {n for c in read for n in neighbours(c)}))
-    size = lattice.median_cell_size(scene.lattice, cells)
-    moved = np.linalg.norm(fit.centres(cells) - scene.lattice.centres(cells), axis=1)
-    if moved.max() < SETTLE_MOVED * size:
+    if _moved(scene.lattice, fit, cells).max() < SETTLE_MOVED:
         return scene
     other = read_on(fit)
     board = _board_of(other.readings)
@@ -1018,6 +1015,13 @@ def _read_settled(scene: Scene, read_on: Any) -> Scene:
         other.unreadable = other.unreadable + [it for it in other.readings if it[0] in odd]
         other.readings = [it for it in other.readings if it[0] not in odd]
     return other if _refit_wins(other, scene) else scene
+
+
+def _moved(old: Lattice, new: Lattice, cells: np.ndarray) -> np.ndarray:
+    """How far lattice ``new`` puts each of ``cells`` (N, 2) from where ``old`` does, in
+    shares of their median cell size under ``old``, (N,)."""
+    size = lattice.median_cell_size(old, cells)
+    return np.linalg.norm(new.centres(cells) - old.centres(cells), axis=1) / size
 
 
 def _fits_better(other: Scene, scene: Scene) -> bool:
