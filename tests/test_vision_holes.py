@@ -81,6 +81,35 @@ def test_bare_table_tells_a_hole_from_a_tile_and_a_hand():
     assert table.bare_table(img, mask, centres, 30.0).tolist() == [False, True, False]
 
 
+def test_masked_median_is_numpys_median_of_the_lab_values():
+    """The histogram median (``table._masked_median``) gives exactly NumPy's median of the
+    float Lab ``table._lab`` gives, odd and even counts, flat and noisy windows alike."""
+    rng = np.random.default_rng(5)
+    for k in range(200):
+        h, w = rng.integers(2, 50, 2)
+        img = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        if k % 4 == 0:
+            img[:] = img[0, 0]                     # one colour throughout
+        elif k % 4 == 1:
+            img = (img // 64 * 64).astype(np.uint8)  # few levels: ties across the middle
+        where = rng.random((h, w)) < rng.uniform(0.05, 1.0)
+        if not where.any():
+            continue
+        want = np.median(table._lab(img)[where], axis=0)
+        got = table._masked_median(cv2.cvtColor(img, cv2.COLOR_BGR2Lab), where)
+        assert np.array_equal(got, want), (k, got, want)
+
+
+def test_bare_table_is_the_same_whether_windows_are_converted_together_or_apart():
+    """Neighbouring cells' windows are converted to Lab once over the box round them all;
+    a cell tested alone (its own window) gets the same answer."""
+    img, mask, where = _scene()
+    centres = np.array([where["tile"], where["hole"], where["hand"]])
+    together = table.bare_table(img, mask, centres, 30.0)
+    apart = [table.bare_table(img, mask, c[None], 30.0)[0] for c in centres]
+    assert together.tolist() == apart == [False, True, False]
+
+
 def _striped_scene(size: float = 22.0):
     """A blue-and-sand striped cloth under a square-on lattice of cells ``size`` px
     (centre to corner), with a dark tile (a red and a yellow link) on cell (0, 0), a
