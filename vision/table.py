@@ -17,7 +17,6 @@ from referee.hexgrid import ring
 
 from . import colours
 from .lattice import BASIS, CORNERS, SQ3, Lattice
-from .order_stats import median
 
 MIDDLE = 0.3
 """Radius of the middle disc tested, in cell sizes (centre to corner)."""
@@ -96,7 +95,7 @@ def like_around(work: np.ndarray, lat: Lattice, cells: np.ndarray, busy: set,
     if spots is not None and len(spots):
         skip |= {tuple(int(v) for v in c) for c in lat.cell_at(np.asarray(spots, np.float64))}
     h, w = work.shape[:2]
-    spots = []
+    tested = []
     for i, (q, r) in enumerate(cells):
         around = [c for k in range(1, AROUND_CELLS + 1) for c in ring((int(q), int(r)), k)
                   if c not in skip]
@@ -108,9 +107,9 @@ def like_around(work: np.ndarray, lat: Lattice, cells: np.ndarray, busy: set,
         x0, y0 = np.maximum(np.floor(pts.min(0)), 0).astype(int)
         x1, y1 = np.minimum(np.ceil(pts.max(0)) + 1, [w, h]).astype(int)
         if x1 - x0 >= 2 and y1 - y0 >= 2:
-            spots.append((i, (x0, y0, x1, y1), table_polys, mine_poly))
-    labs = _window_labs(work, [window for _i, window, _t, _m in spots])
-    for (i, (x0, y0, _x1, _y1), table_polys, mine_poly), lab in zip(spots, labs):
+            tested.append((i, (x0, y0, x1, y1), table_polys, mine_poly))
+    labs = _window_labs(work, [window for _i, window, _t, _m in tested])
+    for (i, (x0, y0, _x1, _y1), table_polys, mine_poly), lab in zip(tested, labs):
         table = lab[_filled(table_polys, (x0, y0), lab.shape[:2])]
         mine = lab[_filled(mine_poly, (x0, y0), lab.shape[:2])]
         # (a cell needs a few cells' worth of table round it to say what the table shows)
