@@ -72,10 +72,16 @@ _LAB_OFFSET = (0.0, 128.0, 128.0, 0.0)
 
 def to_lab(image: np.ndarray) -> np.ndarray:
     """BGR uint8 → float32 Lab with a, b centred on 0 (H, W, 3)."""
+    return centred(cv2.cvtColor(image, cv2.COLOR_BGR2Lab))
+
+
+def centred(lab8: np.ndarray) -> np.ndarray:
+    """OpenCV's 8-bit Lab (H, W, 3) uint8 → float32 Lab with a, b centred on 0, as
+    :func:`to_lab` gives it."""
     # one pass (convert to float32 and centre together: OpenCV's subtraction with an
     # output type, a third of the time of a lookup table and a tenth of NumPy's; the same
     # whole numbers): this runs on every frame
-    return cv2.subtract(cv2.cvtColor(image, cv2.COLOR_BGR2Lab), _LAB_OFFSET, dtype=cv2.CV_32F)
+    return cv2.subtract(lab8, _LAB_OFFSET, dtype=cv2.CV_32F)
 
 
 def chroma(a: np.ndarray, b: np.ndarray) -> np.ndarray:

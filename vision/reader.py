@@ -327,15 +327,15 @@ def _drop_bare_table(scene: Scene) -> None:
     cells = unread + clashing + matching
     if not cells:
         return
-    bare = dict(zip(cells, _bare(scene, np.array(cells))))
+    size = _cell_size(scene, np.array(cells))
+    bare = dict(zip(cells, _bare(scene, np.array(cells), size)))
     gone = {c for c in unread + clashing if bare[c]}
     # (a patterned cloth's stray cells, and poor tiles that match their neighbours: each
     # goes when it shows only the colours round it)
     rest = [c for c in unread if c not in gone] + [c for c in matching
                                                    if bare[c] or c in loosely]
     clashing = [c for c in clashing if c not in gone]
-    if clashing and (_cell_size(scene, np.array(clashing))
-                     >= CLASH_SIZE * max(scene.work_scale, 1.0)):
+    if clashing and size >= CLASH_SIZE * max(scene.work_scale, 1.0):
         rest += clashing
     if rest:
         share = _like_around(scene, np.array(rest))
@@ -344,11 +344,10 @@ def _drop_bare_table(scene: Scene) -> None:
     scene.readings = [it for it in scene.readings if it[0] not in gone]
 
 
-def _bare(scene: Scene, cells: np.ndarray) -> np.ndarray:
-    """(N,) bool: which lattice ``cells`` (N, 2) of a read show the bare table in their
-    middle (:func:`table.bare_table`)."""
-    return table.bare_table(scene.work, scene.mask, scene.lattice.centres(cells),
-                            _cell_size(scene, cells))
+def _bare(scene: Scene, cells: np.ndarray, size: float) -> np.ndarray:
+    """(N,) bool: which lattice ``cells`` (N, 2) of a read, of ``size`` (:func:`_cell_size`),
+    show the bare table in their middle (:func:`table.bare_table`)."""
+    return table.bare_table(scene.work, scene.mask, scene.lattice.centres(cells), size)
 
 
 def _cell_size(scene: Scene, cells: np.ndarray) -> float:
@@ -427,12 +426,12 @@ def _report_hidden(scene: Scene) -> None:
     cells, beside, rim = cells[keep], [b for b, k in zip(beside, keep) if k], rim[keep]
     if len(cells) == 0:
         return
-    bare = _bare(scene, cells)
+    size = _cell_size(scene, cells)
+    bare = _bare(scene, cells, size)
     cells, beside, rim = cells[~bare], [b for b, k in zip(beside, bare) if not k], rim[~bare]
     if len(cells) == 0:
         return
-    spread, onto = table.runs_onto(scene.work, scene.lattice, cells, beside,
-                                   _cell_size(scene, cells))
+    spread, onto = table.runs_onto(scene.work, scene.lattice, cells, beside, size)
     cells = cells[spread & (~rim | (onto >= ONTO_TILES))]
     if len(cells) == 0:
         return

@@ -47,7 +47,7 @@ def bare_table(work: np.ndarray, mask: np.ndarray, centres: np.ndarray, size: fl
         off = mask[y0:y1, x0:x1] == 0
         if (~off[middle]).mean() < ON_MASK and off.sum() >= 20:
             spots.append((i, window, middle, off))
-    labs = _window_labs(work, [window for _i, window, _m, _o in spots], whole=True)
+    labs = _window_labs(work, [window for _i, window, _m, _o in spots], eight_bit=True)
     for (i, _window, middle, off), lab8 in zip(spots, labs):
         table = _masked_median(lab8, off)
         here = _masked_median(lab8, middle)
@@ -334,8 +334,8 @@ def _disc(x: float, y: float, rad: float, window: tuple[int, int, int, int]) -> 
     return out
 
 
-def _window_labs(work: np.ndarray, windows: list, whole: bool = False) -> list[np.ndarray]:
-    """The Lab (:func:`_lab`; with ``whole``, OpenCV's 8-bit Lab) of each window
+def _window_labs(work: np.ndarray, windows: list, eight_bit: bool = False) -> list[np.ndarray]:
+    """The Lab (:func:`_lab`; with ``eight_bit``, OpenCV's 8-bit Lab) of each window
     ``(x0, y0, x1, y1)`` of ``work`` (BGR uint8).
 
     The cells tested on one read are mostly neighbours, and their windows, three cells
@@ -343,7 +343,7 @@ def _window_labs(work: np.ndarray, windows: list, whole: bool = False) -> list[n
     than the windows together (the conversion is per pixel, so the values are the same)."""
     if not windows:
         return []
-    convert = (lambda bgr: cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)) if whole else _lab
+    convert = (lambda bgr: cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)) if eight_bit else _lab
     box = np.array(windows)
     bx0, by0 = box[:, :2].min(0)
     bx1, by1 = box[:, 2:].max(0)
@@ -353,32 +353,34 @@ def _window_labs(work: np.ndarray, windows: list, whole: bool = False) -> list[n
     return [lab[y0 - by0:y1 - by0, x0 - bx0:x1 - bx0] for x0, y0, x1, y1 in windows]
 
 
-_L_SCALE = np.float32(100.0 / 255.0)
-
-
 def _masked_median(lab8: np.ndarray, where: np.ndarray) -> np.ndarray:
     """NumPy's median (3,) of :func:`_lab`'s values at the pixels ``where`` (bool, not
     empty) of ``lab8`` (8-bit Lab, H x W x 3), from each channel's histogram.
 
     8-bit Lab has 256 levels a channel, so the running count of a histogram finds the
-    middle values without sorting: a tenth of the time over a window of 25,000 pixels
-    (:func:`bare_table` takes two such medians a cell, on live frames).  The middle levels
-    are then mapped as :func:`_lab` maps them, in the same float32 arithmetic."""
+    middle levels without sorting: a tenth of the time over a window of 25,000 pixels
+    (:func:`bare_table` takes two such medians a cell, on live frames).  The two middle
+    levels (one and the same for an odd count) are mapped as :func:`_lab` maps pixels and
+    averaged in float32, as NumPy averages them."""
     n = int(np.count_nonzero(where))
     sel = where.astype(np.uint8)
-    out = np.empty(3, np.float32)
+    middle = np.empty((1, 2, 3), np.uint8)
     for c in range(3):
         run = np.cumsum(cv2.calcHist([lab8], [c], sel, [256], [0, 256]).ravel())
-        mid = np.searchsorted(run, [(n - 1) // 2, n // 2], side="right").astype(np.float32)
-        mid = mid * _L_SCALE if c == 0 else mid - np.float32(128.0)
-        out[c] = (mid[0] + mid[1]) / np.float32(2.0)
-    return out
+        middle[0, :, c] = np.searchsorted(run, [(n - 1) // 2, n // 2], side="right")
+    lo, hi = _delta_e(colours.centred(middle))[0]
+    return (lo + hi) / np.float32(2.0)
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
     """Lab of a BGR uint8 image with lightness on CIE's 0..100, so distances are ΔE (as
     :data:`NEAR_TABLE` and :data:`PALETTE_BIN` were measured)."""
-    lab = colours.to_lab(bgr)
+    return _delta_e(colours.to_lab(bgr))
+
+
+def _delta_e(lab: np.ndarray) -> np.ndarray:
+    """``lab`` (centred float32 Lab, ..., 3) with its lightness scaled in place from
+    0..255 to CIE's 0..100."""
     lab[..., 0] *= 100.0 / 255.0
     return lab
 
