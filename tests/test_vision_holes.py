@@ -318,8 +318,9 @@ def test_a_poor_clashing_tile_in_the_cloths_colours_goes_when_tiles_are_large(en
     # 0.86, its middle not bare; on a photo whose cells are half as large (enlarged for
     # the read) blur mixes a tile's colours into the cloth's, and the tile stays
     scene = _clash_on_stripes(2.0 if enlarged else 1.0)
-    assert not reader._bare(scene, np.array([(2, 0)]), reader._cell_size(scene, np.array([(2, 0)])))[0]
-    assert reader._like_around(scene, np.array([(2, 0)]))[0] >= table.LIKE_AROUND
+    cell = np.array([(2, 0)])
+    assert not reader._bare(scene, cell, reader._cell_size(scene, cell))[0]
+    assert reader._like_around(scene, cell)[0] >= table.LIKE_AROUND
     _drop_bare_table(scene)
     kept = {c for c, _rd, _px in scene.readings}
     assert {(0, 0), (1, 0)} <= kept
