@@ -797,6 +797,15 @@ def _refine_about(link: np.ndarray, lat: Lattice, support: Support, centre: np.n
     return lat2, used, bool(near.all())
 
 
+def link_mean(link: np.ndarray) -> np.ndarray | None:
+    """The centre of mass (x, y px) of the link image ``link`` (H, W), where a search or a
+    settling starts; ``None`` when it holds no link colour."""
+    m = cv2.moments(link)
+    if m["m00"] <= 0:
+        return None
+    return np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+
+
 SETTLE_PASSES = 2
 """Refinement steps over the whole board that :func:`settle` makes."""
 
@@ -824,11 +833,10 @@ def settle(link: np.ndarray, lat: Lattice) -> Lattice | None:
     gained); the reader reads on it and keeps the better read (``reader._read_settled``)."""
     h, w = link.shape
     cells = lat.cells_in(w, h)
-    m = cv2.moments(link)
-    if len(cells) == 0 or m["m00"] <= 0:
+    centre = link_mean(link)
+    if len(cells) == 0 or centre is None:
         return None
     support = support_map(link, median_cell_size(lat, cells))
-    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
     for _ in range(SETTLE_PASSES):
         before = lat
         lat, used, _everywhere = _refine_about(link, lat, support, centre, nearest_first=True)

@@ -529,15 +529,9 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     ``own_ring``: when nothing reads clearly, also try the rings of the box the links fill
     (:func:`core_rings`; the bright look's, whose link image shows small tiles' links).
     """
-    if peak:
-        centre = link_centre(link)
-        if centre is None:
-            return None
-    else:
-        m = cv2.moments(link)
-        if m["m00"] <= 0:
-            return None
-        centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    centre = link_centre(link) if peak else lattice.link_mean(link)
+    if centre is None:
+        return None
     hexes = single_tiles(mask)
     previous = None if prior is None else prior.for_shape(link.shape)
     if previous is not None:
