@@ -204,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
             out["tiers"][tier] = s
             print(f"{tier:13s} identity {s['identity_accuracy']}  perfect {s['perfect_board_rate']}  "
                   f"det P {s['detection_precision']} R {s['detection_recall']}  "
-                  f"empty clean {s['empty_table_clean_rate']}  median {s['median_seconds']} s "
+                  f"empty: none invented {s['empty_table_uninvented_rate']}, no board "
+                  f"{s['empty_table_clean_rate']}  median {s['median_seconds']} s "
                   f"({s['images']} images, {s['tiles']} tiles); uncovered identity "
                   f"{s['identity_uncovered']}, covered {s['covered_tiles']}: right "
                   f"{s['covered_right']}, guessed wrong {s['covered_wrong']}, reported unreadable "

@@ -32,7 +32,10 @@ A reader is a Python callable ``path -> board JSON dict`` (or ``referee.board.Bo
   Also "perfect but for covered tiles": every tile read is right and every tile no hand or
   object covers is read (a covered tile left out or reported unreadable does not count
   against the board; one guessed wrong does).
-- empty tables: share of tile-free photos where the reader invents no tile.
+- empty tables: share of board-free photos where the reader invents no tile (gives none
+  away from a true face-up tile, board or loose: a face-down tile read is invented), and,
+  stricter, where it gives no board tile at all (a lone loose tile is given as a one-tile
+  board by the reader: the first tile of a game).
 - time per image (median, p95; wall clock of the reader call), and the same figures broken
   down by tilt, light, tile size, table, board kind.
 
@@ -222,6 +225,18 @@ def _covered_outcomes(truth: dict, tb: Board, rb: Board, steps: int, offset: tup
             "covered_unreadable": len(covered & flagged - set(placed))}
 
 
+def _invented(truth: dict, read: dict) -> int:
+    """Reader tiles (``tiles`` and ``loose``, by their ``pixel``) lying :data:`MATCH` tile
+    widths or more from every true face-up tile, board or loose: tiles where none shows
+    its face (a face-down tile read as a tile is invented too).  A true loose tile given
+    as a one-tile board is not: it lies there, and is counted by the loose figures."""
+    objs = [(t["pixel"], _width(t["corners"])) for t in
+            list(truth["tiles"]) + list(truth.get("loose", []))]
+    dets = [t["pixel"] for t in list(read.get("tiles", [])) + list(read.get("loose") or [])
+            if isinstance(t, dict) and isinstance(t.get("pixel"), (list, tuple))]
+    return sum(1 for d in dets if not any(math.dist(d, p) < MATCH * w for p, w in objs))
+
+
 def _loose_numbers(truth: dict, read: dict) -> tuple[int, int]:
     """(true loose tiles, those a reader's loose tile within :data:`MATCH` widths of it
     names by the right number).  A loose tile's rotation is not scored: it lies on no
@@ -253,7 +268,7 @@ def score_image(truth: dict, read: dict | None) -> dict[str, Any]:
         "tp": tp, "detections": dets, "wanted": wanted,
         "perfect": bool(same_position(tb, rb)),
         "unreadable": unread, "unreadable_empty": unread_empty,
-        "loose_tiles": loose, "loose_right": loose_right,
+        "loose_tiles": loose, "loose_right": loose_right, "invented": _invented(truth, read),
         **_covered_outcomes(truth, tb, rb, steps, offset, read.get("unreadable")),
     }
     # perfect but for covered tiles: every tile given is right and every tile no hand or
@@ -311,6 +326,10 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
         "perfect_board_rate": ratio(sum(r["perfect"] for r in rows), n),
         "perfect_uncovered_rate": ratio(sum(r["perfect_uncovered"] for r in rows), n),
         "empty_tables": len(empty),
+        # no tile given where no face-up tile lies; and, stricter, no board tile given at
+        # all (a lone loose tile is given as a one-tile board: the first tile of a game)
+        "empty_table_uninvented_rate": ratio(sum(r.get("invented", 0) == 0 for r in empty),
+                                             len(empty)),
         "empty_table_clean_rate": ratio(sum(r["read_tiles"] == 0 for r in empty), len(empty)),
         "reader_errors": sum(1 for r in rows if r.get("error")),
         "median_seconds": round(float(np.median(times)), 4) if times else None,
@@ -378,7 +397,10 @@ def markdown(report: dict[str, Any]) -> str:
              f"| position accuracy | {_pct(s['position_accuracy'])} |",
              f"| perfect boards | {_pct(s['perfect_board_rate'])} |",
              f"| perfect but for covered tiles (none guessed) | {_pct(s.get('perfect_uncovered_rate'))} |",
-             f"| empty tables with no invented tile | {_pct(s['empty_table_clean_rate'])} of {s['empty_tables']} |",
+             f"| empty tables with no invented tile (none given off a face-up tile) | "
+             f"{_pct(s.get('empty_table_uninvented_rate'))} of {s['empty_tables']} |",
+             f"| empty tables given no board tile (a lone loose tile given as a board counts) | "
+             f"{_pct(s['empty_table_clean_rate'])} of {s['empty_tables']} |",
              f"| reader errors | {s['reader_errors']} |",
              f"| time per image, median / p95 | {s['median_seconds']} s / {s['p95_seconds']} s |",
              "", "| condition | bin | images | recall | precision | identity | perfect |",

@@ -203,6 +203,22 @@ def test_empty_table_invented_tile_is_counted():
     assert s["detection_precision"] == 0.0
 
 
+def test_a_lone_loose_tile_given_as_a_board_is_not_invented_but_a_face_down_one_read_is():
+    corners = [[0, 0], [10, -17], [30, -17], [40, 0], [30, 17], [10, 17]]
+    truth = {"tiles": [], "occluded": [], "render": {},
+             "loose": [{"tile": 16, "rotation": 0, "pixel": [100, 100], "corners": corners}],
+             "face_down": [{"tile": 22, "pixel": [300, 100], "corners": corners}]}
+    lone = recognition.score_image(truth, {"tiles": [{"q": 0, "r": 0, "tile": 16, "rotation": 2,
+                                                      "pixel": [103, 98]}]})
+    face_down = recognition.score_image(truth, {"loose": [{"tile": 15, "rotation": 0,
+                                                          "pixel": [301, 99]}]})
+    assert (lone["invented"], face_down["invented"]) == (0, 1)
+    s = recognition.summarise([dict(lone, seconds=0.1), dict(face_down, seconds=0.1)])
+    assert s["empty_tables"] == 2
+    assert s["empty_table_uninvented_rate"] == 0.5   # the face-down tile's read
+    assert s["empty_table_clean_rate"] == 0.5        # the one-tile board
+
+
 def test_board_kinds_are_what_they_claim():
     import numpy as np
 
