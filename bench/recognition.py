@@ -158,14 +158,20 @@ def _width(corners: list) -> float:
     return max(float(np.linalg.norm(np.subtract(corners[0], corners[3]))), 1.0)
 
 
+def _pixels(items: list) -> list:
+    """The ``pixel`` [x, y] of each of a reader's items (tiles, loose tiles, unreadable
+    cells) that gives one; malformed items are skipped."""
+    return [t["pixel"] for t in items
+            if isinstance(t, dict) and isinstance(t.get("pixel"), (list, tuple))]
+
+
 def _detections(truth: dict, read: dict) -> tuple[int, int, int]:
     """(true positives, reader detections counted, true tiles wanted)."""
     hidden = {(o["q"], o["r"]) for o in truth.get("occluded", []) if o.get("fraction", 0) > 0.5}
     objs = [(t["pixel"], (t["q"], t["r"]) in hidden, t["corners"]) for t in truth["tiles"]]
     objs += [(t["pixel"], False, t["corners"]) for t in truth.get("loose", [])]
     ignore = [t["pixel"] for t in truth.get("face_down", [])]
-    dets = [t["pixel"] for t in list(read.get("tiles", [])) + list(read.get("loose", []))
-            if isinstance(t, dict) and isinstance(t.get("pixel"), (list, tuple))]
+    dets = _pixels(list(read.get("tiles", [])) + list(read.get("loose") or []))
     widths = [_width(c) for _, _, c in objs]
     used, tp = set(), 0
     counted = 0
@@ -199,8 +205,7 @@ def _unreadable_cells(truth: dict, read: dict) -> tuple[int, int]:
             list(truth["tiles"]) + list(truth.get("loose", [])) + list(truth.get("face_down", []))]
     widths = [_width(c) for _, c in objs if c]
     width = float(np.median(widths)) if widths else 50.0
-    cells = [u["pixel"] for u in read.get("unreadable") or []
-             if isinstance(u, dict) and isinstance(u.get("pixel"), (list, tuple))]
+    cells = _pixels(read.get("unreadable") or [])
     empty = sum(1 for u in cells if not any(math.dist(u, p) < MATCH * width for p, _ in objs))
     return len(cells), empty
 
@@ -232,8 +237,7 @@ def _invented(truth: dict, read: dict) -> int:
     as a one-tile board is not: it lies there, and is counted by the loose figures."""
     objs = [(t["pixel"], _width(t["corners"])) for t in
             list(truth["tiles"]) + list(truth.get("loose", []))]
-    dets = [t["pixel"] for t in list(read.get("tiles", [])) + list(read.get("loose") or [])
-            if isinstance(t, dict) and isinstance(t.get("pixel"), (list, tuple))]
+    dets = _pixels(list(read.get("tiles", [])) + list(read.get("loose") or []))
     return sum(1 for d in dets if not any(math.dist(d, p) < MATCH * w for p, w in objs))
 
 
@@ -328,8 +332,7 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
         "empty_tables": len(empty),
         # no tile given where no face-up tile lies; and, stricter, no board tile given at
         # all (a lone loose tile is given as a one-tile board: the first tile of a game)
-        "empty_table_uninvented_rate": ratio(sum(r.get("invented", 0) == 0 for r in empty),
-                                             len(empty)),
+        "empty_table_uninvented_rate": ratio(sum(r["invented"] == 0 for r in empty), len(empty)),
         "empty_table_clean_rate": ratio(sum(r["read_tiles"] == 0 for r in empty), len(empty)),
         "reader_errors": sum(1 for r in rows if r.get("error")),
         "median_seconds": round(float(np.median(times)), 4) if times else None,

@@ -200,6 +200,7 @@ def test_empty_table_invented_tile_is_counted():
                                                      "pixel": [10, 10]}]})
     s = recognition.summarise([dict(clean, seconds=0.1), dict(bad, seconds=0.2)])
     assert s["empty_tables"] == 2 and s["empty_table_clean_rate"] == 0.5
+    assert (clean["invented"], bad["invented"]) == (0, 1) and s["empty_table_uninvented_rate"] == 0.5
     assert s["detection_precision"] == 0.0
 
 
