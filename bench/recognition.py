@@ -401,7 +401,7 @@ def markdown(report: dict[str, Any]) -> str:
              f"| perfect boards | {_pct(s['perfect_board_rate'])} |",
              f"| perfect but for covered tiles (none guessed) | {_pct(s.get('perfect_uncovered_rate'))} |",
              f"| empty tables with no invented tile (none given off a face-up tile) | "
-             f"{_pct(s.get('empty_table_uninvented_rate'))} of {s['empty_tables']} |",
+             f"{_pct(s['empty_table_uninvented_rate'])} of {s['empty_tables']} |",
              f"| empty tables given no board tile (a lone loose tile given as a board counts) | "
              f"{_pct(s['empty_table_clean_rate'])} of {s['empty_tables']} |",
              f"| reader errors | {s['reader_errors']} |",
