@@ -89,6 +89,48 @@ def test_bodies_tinted_off_the_tables_grey_are_read_with_their_own(bench_scene):
     assert len(read) - right == 0
 
 
+def test_pixels_beside_links_are_the_bodies_not_a_darker_greenish_felt():
+    # a dark green felt darker than the tiles fills most of the photo, so the photo's grey
+    # (its darkest grey pixels) is the felt's; the pixels just beside the yellow links are
+    # the bodies', and their grey is the bodies' own
+    cv2 = pytest.importorskip("cv2")
+    img = np.full((200, 300, 3), (20, 30, 20), np.uint8)          # BGR dark green felt
+    for x0 in (40, 170):
+        img[60:140, x0:x0 + 90] = (40, 42, 46)                     # warm dark grey bodies
+        img[95:105, x0 + 10:x0 + 80] = (40, 200, 230)              # a yellow link
+    lab = colours.to_lab(img)
+    dark = np.ones(img.shape[:2], bool)
+    felt = colours.neutral_point(lab, dark)
+    body = np.asarray(colours.to_lab(np.full((1, 1, 3), (40, 42, 46), np.uint8))[0, 0, 1:])
+    link = colours.link_image(lab, felt)
+    beside = colours.beside_links(link, dark)
+    assert beside is not None
+    got = np.median(lab[..., 1:][beside], axis=0)
+    assert np.hypot(*(got - body)) < 2.0
+    assert np.hypot(*(felt - body)) > reader.BODY_APART     # the photo's grey missed them
+    assert np.median(link[beside]) >= reader.LIT_BESIDE     # and lights the bodies
+    # no clear link, no bodies found
+    assert colours.beside_links(np.zeros_like(link), dark) is None
+
+
+def test_bodies_greyer_than_a_dark_felt_find_their_lattice_without_the_full_search(
+        bench_scene, monkeypatch):
+    # video-720p-2: 55 tiles of 44 px on dark green felt, dim and warm.  The felt is the
+    # photo's darkest grey; against it the bodies look red, light up the link image and
+    # hide the cells' ring, so every hypothesis used to be ranked (0.24 s of a 720p frame)
+    # before the bodies' own grey read the board.  With the grey beside the links the
+    # usually right hypotheses find it at once.
+    from vision import search
+    path, _truth, expected = bench_scene("video-720p", 2)
+    ranked = []
+    seeds = search._seeds
+    monkeypatch.setattr(search, "_seeds", lambda *a, **k: ranked.append(1) or seeds(*a, **k))
+    scene, read = reader.read(str(path))
+    assert ranked == []
+    assert scene.body_grey
+    assert best_alignment(expected, read)[2] == len(expected) == len(read.tiles)
+
+
 def _three_colour_edges() -> np.ndarray:
     """Edge samples (N, 6, 3) Lab of tiles 1-10 (red, yellow and blue links only) whose
     blue links a glare spot washes out by degrees, from blue towards a pale green-grey

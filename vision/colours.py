@@ -144,6 +144,29 @@ def neutral_point(lab: np.ndarray, dark: np.ndarray | None = None) -> np.ndarray
     return median(ab[sel], axis=0).astype(np.float32)
 
 
+LINKED_GREY = (0.5, 3, 200)
+"""Link image level of a clear link, reach (working px) beside such links, and fewest
+pixels for :func:`beside_links`."""
+
+
+def beside_links(link: np.ndarray, dark: np.ndarray) -> np.ndarray | None:
+    """bool (H, W): the grey pixels of ``dark`` (bool, H × W) lying just beside clear links
+    of ``link`` (0..1, H × W) and not lit as links themselves; ``None`` when there are too
+    few (:data:`LINKED_GREY`).
+
+    Links lie on the tile bodies, so these are the bodies' pixels even where a darker grey
+    table took :func:`neutral_point` (dark green felt: against its grey the bodies look red,
+    the link image lights whole tiles and shows no lattice).  Bodies lit as brightly as
+    clear links are taken for links themselves: the pixels found are then the table's."""
+    strong, reach, fewest = LINKED_GREY
+    clear = (link > strong).astype(np.uint8)
+    if int(clear.sum()) < fewest:
+        return None
+    k = 2 * reach + 1
+    sel = cv2.dilate(clear, np.ones((k, k), np.uint8)).astype(bool) & dark & (link < strong)
+    return sel if int(sel.sum()) >= fewest else None
+
+
 def link_image(lab: np.ndarray, neutral: np.ndarray, gate: np.ndarray | None = None) -> np.ndarray:
     """How much each pixel looks like a coloured link, float32 0..1 (H, W).
 

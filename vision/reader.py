@@ -868,8 +868,13 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
         return None
     model, link, mask = looked
     pitch = None if pitch_px is None else pitch_px * ws
-    lat = search.find_lattice(work, link, mask, model, pitch, prior, peak=look == "dense",
-                              own_ring=look == second_look.LAST_LOOK)
+    if look == "gated" and neutral is None and prior is None and getattr(profile, "neutral", None) is None:
+        lat, regreyed = _search_regreyed(work, lab, profile, model, link, mask, pitch)
+        if regreyed is not None:
+            neutral, (model, link, mask) = regreyed
+    else:
+        lat = search.find_lattice(work, link, mask, model, pitch, prior, peak=look == "dense",
+                                  own_ring=look == second_look.LAST_LOOK)
     size = None if lat is None else lattice.median_cell_size(lat, lat.cells_in(*link.shape[::-1]))
     poor = lat is None or lat.score < POOR_SHARE * lat.judged
     if (size is None or size < SMALL_TILE or poor) and not search.read_at_size(prior, work.shape[:2]):
@@ -903,6 +908,43 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
     scene = _refit_to_tiles(scene, lambda fit: _read_cells(photo, work, ws, model, link, mask, fit))
     scene.body_grey = neutral is not None
     return scene
+
+
+LIT_BESIDE = 0.25
+"""The pixels beside clear links (``colours.beside_links``) must light the link image this
+much (median, 0..1) for their grey to be tried in place of the photo's (:func:`_search_regreyed`):
+the photo's grey then misses the bodies.  Less lit, their grey is no surer than the
+photo's: the bodies read afterwards (:func:`_body_grey`) tell better (hard-80, glare on a
+green felt: its bodies read 16 tiles with their own grey, 14 with that beside the links)."""
+
+
+def _search_regreyed(work: np.ndarray, lab: np.ndarray, profile: Any, model: colours.ColourModel,
+                     link: np.ndarray, mask: np.ndarray, pitch: float | None
+                     ) -> tuple[Lattice | None, tuple[np.ndarray, tuple] | None]:
+    """The gated look's lattice search, trying the grey beside the links (where they light
+    the link image, :data:`LIT_BESIDE`) when the usually right hypotheses find nothing
+    with the photo's darkest grey.
+
+    Returns the lattice and, when it was found with that grey, ``(grey, (model, link,
+    mask))`` of it.  A dark table greyer than the bodies takes the grey, the bodies then
+    look coloured, light up the link image and hide the lattice's ring, and the whole
+    search is made for nothing before :func:`_body_grey` reads the photo again with the
+    bodies' grey (video-720p-2, 55 tiles on dark green felt: 0.24 s, 0.05 s this way)."""
+    lat = search.find_lattice(work, link, mask, model, pitch, stage="early")
+    if lat is not None:
+        return lat, None
+    beside = colours.beside_links(link, bodies.dark_mask(lab))
+    grey = None
+    if beside is not None and median(link[beside]) >= LIT_BESIDE:
+        grey = median(lab[..., 1:][beside], axis=0).astype(np.float32)
+    if grey is not None and np.hypot(*(grey - model.neutral)) >= BODY_APART:
+        looked = link_and_mask(lab, profile, "gated", grey)
+        if looked is not None:
+            model2, link2, mask2 = looked
+            lat = search.find_lattice(work, link2, mask2, model2, pitch, stage="early", flat=True)
+            if lat is not None:
+                return lat, (grey, looked)
+    return search.find_lattice(work, link, mask, model, pitch, stage="rest"), None
 
 
 REFIT_TILES = 8

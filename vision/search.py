@@ -21,7 +21,9 @@ Order, for speed: a live camera's previous lattice is tried first (``prior``); t
 :func:`likely` few (the rings as they are, the clearest single tile), each grown only if
 six or more cells near the middle already read cleanly, and kept if the grown lattice is
 :func:`_clear`; only then are all hypotheses ranked.  On a photo of a Tantrix that reads
-well the ~50 other hypotheses are never looked at.
+well the ~50 other hypotheses are never looked at.  (``stage`` splits the two, so that the
+reader can try the likely few again with another grey before ranking everything; the
+flattened rings, ``ring_maps(flat=True)``, serve that second try.)
 """
 from __future__ import annotations
 
@@ -118,12 +120,20 @@ CORE_FROM = 4.0
 box's ring found other lattices for boards already read: real-texture-52, -79)."""
 
 
-def ring_maps(link: np.ndarray, subpixel: bool = False) -> list[np.ndarray]:
+FLAT_SIGMA = 2.0
+"""Blur (px at :data:`RING_SIDE`) taken off the link image for its flattened rings."""
+
+
+def ring_maps(link: np.ndarray, subpixel: bool = False, flat: bool = False) -> list[np.ndarray]:
     """2x2 maps (plane → working image) of the link image's autocorrelation rings, best
-    first (``subpixel``: see ``lattice.autocorr_bases``)."""
+    first (``subpixel``: see ``lattice.autocorr_bases``).  ``flat``: of the link image
+    less its blur (:data:`FLAT_SIGMA`): where the bodies light up a little too, the whole
+    board's own autocorrelation outweighs its cells' ring."""
     h, w = link.shape
     f = min(1.0, RING_SIDE / max(h, w))
     small = cv2.resize(link, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else link
+    if flat:
+        small = small - cv2.GaussianBlur(small, (0, 0), FLAT_SIGMA)
     return [(base / f) @ _INV_BASIS for base in autocorr_bases(small, 3, subpixel)]
 
 
@@ -516,7 +526,8 @@ def link_centre(link: np.ndarray) -> np.ndarray | None:
 
 def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: colours.ColourModel,
                  pitch_px: float | None = None, prior: Prior | None = None,
-                 peak: bool = False, own_ring: bool = False) -> Lattice | None:
+                 peak: bool = False, own_ring: bool = False, stage: str = "all",
+                 flat: bool = False) -> Lattice | None:
     """The lattice whose cells read best, or ``None``; ``score`` = its :func:`readability`.
 
     ``bgr`` is the working image that ``link`` and ``mask`` were made from; ``pitch_px``
@@ -528,6 +539,10 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
     about :func:`link_centre` instead of the link image's mean (a busy cloth's look).
     ``own_ring``: when nothing reads clearly, also try the rings of the box the links fill
     (:func:`core_rings`; the bright look's, whose link image shows small tiles' links).
+    ``stage``: ``"all"``; ``"early"`` stops after the usually right hypotheses
+    (:func:`_early`, ``None`` when none reads cleanly), ``"rest"`` skips them (after an
+    ``"early"`` that found nothing).  ``flat``: the usually right hypotheses take the
+    flattened rings (``ring_maps(flat=True)``).
     """
     centre = link_centre(link) if peak else lattice.link_mean(link)
     if centre is None:
@@ -548,10 +563,13 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
             if following.max_misses is not None and following.misses > following.max_misses:
                 raise NotFollowed
         return None
-    rings = ring_maps(link)
-    best = _early(bgr, link, model, likely(rings, hexes, pitch_px), centre, hexes)
-    if best is not None:
-        return _polish_scale(bgr, link, model, best, centre, hexes)
+    rings = ring_maps(link, flat=flat)
+    if stage != "rest":
+        best = _early(bgr, link, model, likely(rings, hexes, pitch_px), centre, hexes)
+        if best is not None:
+            return _polish_scale(bgr, link, model, best, centre, hexes)
+        if stage == "early":
+            return None
     seeds = _seeds(bgr, link, model, hypotheses(link, hexes, pitch_px, rings), centre, hexes)
     best = _judge(bgr, link, model, seeds, centre, hexes, mask)
     # the last resorts in turn, each made only while the lattice so far reads poorly
