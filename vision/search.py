@@ -31,6 +31,7 @@ import contextvars
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -526,7 +527,8 @@ def link_centre(link: np.ndarray) -> np.ndarray | None:
 
 def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: colours.ColourModel,
                  pitch_px: float | None = None, prior: Prior | None = None,
-                 peak: bool = False, own_ring: bool = False, stage: str = "all",
+                 peak: bool = False, own_ring: bool = False,
+                 stage: Literal["all", "early", "rest"] = "all",
                  flat: bool = False) -> Lattice | None:
     """The lattice whose cells read best, or ``None``; ``score`` = its :func:`readability`.
 
