@@ -239,10 +239,13 @@ def _link_level(img: np.ndarray, floor: float, above: float, default: float) -> 
     return max(float(percentile(sub, 99)) if sub.size > 20 else default, floor)
 
 
-def initial_model(lab: np.ndarray, dark: np.ndarray | None = None) -> ColourModel:
-    """A first model for a photo: its neutral point and chroma scale."""
-    neutral = neutral_point(lab, dark)
-    return ColourModel(neutral=neutral, chroma_scale=1.0)
+def initial_model(lab: np.ndarray, dark: np.ndarray | None = None,
+                  neutral: np.ndarray | None = None) -> ColourModel:
+    """A first model for a photo: its neutral point (``neutral`` (2,) when already known,
+    else :func:`neutral_point`) and chroma scale."""
+    if neutral is None:
+        neutral = neutral_point(lab, dark)
+    return ColourModel(neutral=np.asarray(neutral, np.float32), chroma_scale=1.0)
 
 
 def features(samples: np.ndarray, model: ColourModel) -> np.ndarray:

@@ -197,8 +197,9 @@ def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated",
     ``None`` when that look would see nothing the others do not.
     """
     dark = bodies.dark_mask(lab)
-    model = colours.initial_model(lab, dark)
-    model = _apply_profile(model, profile)
+    # (a grey given is not measured: the body-grey look, the grey beside the links and a
+    # live camera's frames after a body-grey frame give it)
+    model = _apply_profile(colours.initial_model(lab, dark, neutral), profile)
     if neutral is not None:
         model.neutral = np.asarray(neutral, np.float32)
     if look == "camera-grey":
