@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from referee.compare import best_alignment
-from vision import read_photo, reader
+from vision import bodies, loose, read_photo, reader
 from vision.identify import Reading
 
 
@@ -216,3 +216,36 @@ def test_a_loose_tile_read_surely_by_another_read_of_the_photo_joins_the_kept_on
     at = next(t["pixel"] for t in truth["loose"] if t["tile"] == 14)
     assert not any(np.hypot(u["pixel"][0] - at[0], u["pixel"][1] - at[1]) < 30
                    for u in out.get("unreadable") or [])
+
+
+def test_a_flowered_cloths_dots_are_no_loose_tile_places(bench_scene, monkeypatch):
+    # video-720p-13: 26 tiles and 4 loose ones on a cloth printed with coloured dots; the
+    # dots make more tile-sized patches of link colour than loose.MAX_LINK_SPOTS, so none
+    # of them is read as a place for a loose tile (read with them, the photo has more
+    # places and reads the same), and the loose tiles read are true ones
+    path, truth, expected = bench_scene("video-720p", 13)
+    patches, places = [], []
+    find_patches, place_hexagons = bodies.link_spots, loose.hexagons_at
+
+    def counted_patches(link, size):
+        found = find_patches(link, size)
+        patches.append(len(found))
+        return found
+
+    def counted_places(link, lat, centres, owns=None):
+        places.append(len(centres))
+        return place_hexagons(link, lat, centres, owns)
+
+    monkeypatch.setattr(bodies, "link_spots", counted_patches)
+    monkeypatch.setattr(loose, "hexagons_at", counted_places)
+    read = read_photo(str(path))
+    assert patches and min(patches) > loose.MAX_LINK_SPOTS
+    shipped = places[:]
+    monkeypatch.setattr(loose, "MAX_LINK_SPOTS", max(patches))
+    places.clear()
+    with_patches = read_photo(str(path))
+    assert max(shipped) < max(places)
+    assert best_alignment(expected, read)[2] == best_alignment(expected, with_patches)[2] \
+        >= len(expected) - 1
+    true_loose = {t["tile"] for t in truth["loose"]}
+    assert read.loose and {t["tile"] for t in read.loose} <= true_loose
