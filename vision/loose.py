@@ -156,11 +156,12 @@ to glare or take in a neighbour's (real-texture-17's tile 33, its patch 0.4 tile
 MAX_LINK_SPOTS = 16
 """More tile-sized patches of link colour than this are a cloth's print, not loose tiles
 (hard-171's flowered cloth made 50 to 250 of them, and a board's cells misread among
-them; the photos whose loose tiles they find have up to 14).  24 until session 67:
-video-720p-13's flowered cloth makes 20, each a place read in 21 turns (~5 ms of the
-720p median frame's ~62 ms); over hard and real-texture 0-199 and video-720p 0-14, 20
-photos make 17-24 in some look, and with 16 every read gives the same tiles, loose tiles
-and unreadable cells (one unreadable cell's confidence moved: 0.03 → 0.12)."""
+them; the photos whose loose tiles they found had up to 14, session 51's count on hard
+and real-texture 0-119).  24 until session 67: video-720p-13's flowered cloth makes 20,
+and 8 of them became places, each read in 21 turns (3-6 ms of the 720p median frame's
+~62-80 ms, timed in one process); over hard and real-texture 0-199 and video-720p 0-14,
+20 photos make 17-24 in some look, and with 16 every read gives the same tiles, loose
+tiles and unreadable cells (one unreadable cell's confidence moved: 0.03 → 0.12)."""
 
 
 LOOSE_TURNS = np.arange(0.0, 60.0, 3.0)
