@@ -39,7 +39,7 @@ class Profile:
     table: TableProfile | None = None
     colours: ColourModel | None = None
 
-    # -- what the reader (vision/reader.py ``_apply_profile``) looks up ----------------
+    # -- what the reader (vision/reader.py ``link_and_mask``) looks up ------------------
     @property
     def neutral(self) -> np.ndarray | None:
         """Lab (a, b) of grey under the calibrated light (the darkest tile body), or ``None``.

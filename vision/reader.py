@@ -197,11 +197,12 @@ def link_and_mask(lab: np.ndarray, profile: Any = None, look: str = "gated",
     ``None`` when that look would see nothing the others do not.
     """
     dark = bodies.dark_mask(lab)
-    # (a grey given is not measured: the body-grey look, the grey beside the links and a
-    # live camera's frames after a body-grey frame give it)
-    model = _apply_profile(colours.initial_model(lab, dark, neutral), profile)
-    if neutral is not None:
-        model.neutral = np.asarray(neutral, np.float32)
+    # the grey: one given (the body-grey look, the grey beside the links, a live camera's
+    # frames after a body-grey frame), else the profile's, else the photo's own (measured
+    # only then)
+    if neutral is None:
+        neutral = getattr(profile, "neutral", None)
+    model = _profile_means(colours.initial_model(lab, dark, neutral), profile)
     if look == "camera-grey":
         # the darkest grey pixels may be a dark cloth, not the tile bodies: take the
         # camera's own white balance for grey instead
@@ -1913,13 +1914,11 @@ def _dedupe_numbers(scene: Scene) -> None:
     scene.loose = kept
 
 
-def _apply_profile(model: colours.ColourModel, profile: Any) -> colours.ColourModel:
-    """Use what a calibration profile offers (a learnt neutral point / colour means)."""
+def _profile_means(model: colours.ColourModel, profile: Any) -> colours.ColourModel:
+    """``model`` with a calibration profile's learnt colour means, when it has them (its
+    neutral point is taken by :func:`link_and_mask`)."""
     if profile is None:
         return model
-    neutral = getattr(profile, "neutral", None)
-    if neutral is not None:
-        model.neutral = np.asarray(neutral, np.float32)
     means = getattr(profile, "colour_means", None)
     if means is not None and np.shape(means) == (4, 3):
         model.means = np.asarray(means, np.float64)
