@@ -130,3 +130,16 @@ def test_fit_hexagon_recovers_a_turned_and_squashed_hexagon():
 def test_fit_hexagon_gives_none_for_a_line():
     line = np.array([[x, 50] for x in range(10, 60)], np.float64)
     assert bodies.fit_hexagon(line, 50.0) is None
+
+
+def test_link_spots_past_most_are_a_print_and_none_is_given():
+    # a cloth printed with tile-sized rings: five patches; with room for five they are
+    # all given (as without a limit), with room for four none is, however many are deep
+    size = 20.0
+    link = np.zeros((200, 600), np.float32)
+    for x in range(60, 600, 110):
+        cv2.circle(link, (x, 100), 14, 1.0, 4)
+    every = bodies.link_spots(link, size)
+    assert len(every) == 5
+    assert np.array_equal(np.array(bodies.link_spots(link, size, most=5)), np.array(every))
+    assert bodies.link_spots(link, size, most=4) == []

@@ -101,9 +101,7 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
     # centre that is not the Tantrix's may be a loose tile turned against the lattice,
     # which reads as no tile in the cell's turn: it is read too (which of the two is
     # given: see read_off_lattice)
-    links = bodies.link_spots(link, size)
-    if len(links) > MAX_LINK_SPOTS:
-        links = []  # a print of the cloth's, not tiles
+    links = bodies.link_spots(link, size, MAX_LINK_SPOTS)  # (more: a print of the cloth's)
     found = [hx.centre for hx in blobs]
     places: list[np.ndarray] = []
     spots = bodies.tile_spots(mask, size)

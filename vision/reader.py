@@ -1104,8 +1104,8 @@ def _lattice_at_a_spot(link: np.ndarray) -> Lattice | None:
     tiles off its lattice."""
     best, contrast = None, lattice.occupied()
     for size in SPOT_SIZES:
-        spots = bodies.link_spots(link, size)
-        if not spots or len(spots) > loose.MAX_LINK_SPOTS:
+        spots = bodies.link_spots(link, size, loose.MAX_LINK_SPOTS)
+        if not spots:
             continue
         # (a square-on lattice of that size: no perspective is known yet)
         Hs, con = loose.hexagons_at(link, Lattice(np.diag([size, size, 1.0])), np.array(spots))
