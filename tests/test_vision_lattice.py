@@ -190,3 +190,35 @@ def test_settle_gives_a_steep_board_its_perspective_from_every_row():
     assert after.max() < 0.1
     # no links, nothing to settle on
     assert settle(np.zeros_like(link), grown) is None
+
+
+def test_cells_in_one_row_are_told_from_cells_that_span_the_plane():
+    from vision.lattice import in_one_row
+    row = np.array([[q, 0] for q in range(-3, 6)], np.float64) @ BASIS.T
+    slant = np.array([[q, -q] for q in range(8)], np.float64) @ BASIS.T
+    assert in_one_row(row) and in_one_row(slant) and in_one_row(row[:2])
+    bent = np.vstack([row, np.array([[0.0, 1.0]]) @ BASIS.T])
+    assert not in_one_row(bent)
+
+
+def test_a_row_of_cells_refits_the_lattice_along_it():
+    # a straight line of tiles: a homography (or an affine map) fitted to cells in one row
+    # is singular or left undone (a rendered row of nine tiles crashed the reader inverting
+    # one); the refit now moves, turns and scales the lattice along the row, keeping its
+    # perspective, and a refit to where such cells were found is refused
+    from vision import lattice
+    from vision.lattice import MIDPOINTS
+    lat = Lattice(np.array([[30.0, 4.0, 400.0], [-3.0, 31.0, 300.0], [1e-5, 2e-5, 1.0]]))
+    cells = np.array([[q, 0] for q in range(-3, 4)])
+    true = Lattice(np.array([[1.0, 0.0, 3.0], [0.0, 1.0, -2.0], [0.0, 0.0, 1.0]]) @ lat.H)
+    link = np.zeros((600, 800), np.float32)
+    for c in cells.astype(np.float64) @ BASIS.T:
+        for x, y in true.to_image(c + 0.9 * MIDPOINTS):   # each tile's links, none at corners
+            cv2.circle(link, (int(round(x)), int(round(y))), 4, 1.0, -1)
+    fit, used = lattice.refine(link, lat, cells, 0.2)
+    assert len(used) == len(cells)
+    near = np.array([[q, r] for q in range(-3, 4) for r in (-1, 0, 1)])
+    before = np.linalg.norm(lat.centres(near) - true.centres(near), axis=1).max()
+    after = np.linalg.norm(fit.centres(near) - true.centres(near), axis=1).max()
+    assert before > 3.5 and after < 2.0
+    assert lattice.fitted_to(lat, cells, np.zeros((len(cells), 2))) is None

@@ -661,7 +661,13 @@ def refine(link: np.ndarray, lat: Lattice, cells: np.ndarray, min_contrast: floa
         return lat, cells[good]
     plane = np.asarray(cells, np.float64)[good] @ BASIS.T
     img = lat.to_image(plane + _SEARCH[best[good]])
-    if good.sum() >= 8:
+    if in_one_row(plane):
+        # cells in one row fix no map across it (a homography or an affine map fitted to
+        # them is singular: a straight line of tiles crashed the reader): the lattice is
+        # only moved, turned and scaled along them, keeping its perspective
+        A, _inl = cv2.estimateAffinePartial2D(lat.to_image(plane), img)
+        H = None if A is None else np.vstack([A, [0, 0, 1]]) @ lat.H
+    elif good.sum() >= 8:
         # the cells mostly agree already (each was moved at most a third of a cell), so a
         # few hundred RANSAC draws are plenty; OpenCV's default 2000 cost 20 ms a call
         H, _inl = cv2.findHomography(plane, img, cv2.RANSAC,
@@ -679,8 +685,21 @@ def fitted_to(lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> Lattice | 
     found: their centres moved by ``shifts`` (N, 2, plane units); ``None`` when the fit
     fails.  Unlike :func:`refine`, no cell is moved again: the shifts are the reader's."""
     plane = np.asarray(cells, np.float64) @ BASIS.T
+    if in_one_row(plane):
+        return None  # (a row of cells fixes no homography across it)
     H, _ = cv2.findHomography(plane, lat.to_image(plane + np.asarray(shifts, np.float64)), 0)
     return None if H is None else replace(lat, H=H)
+
+
+def in_one_row(plane: np.ndarray) -> bool:
+    """Do plane points ``plane`` (N, 2) lie on one straight line (or are they fewer than
+    three)?  Cell centres lie exactly on their rows, so the test needs no tolerance
+    beyond rounding."""
+    plane = np.asarray(plane, np.float64).reshape(-1, 2)
+    if len(plane) < 3:
+        return True
+    spread = np.linalg.svd(plane - plane.mean(0), compute_uv=False)
+    return bool(spread[1] <= 1e-9 * max(1.0, spread[0]))
 
 
 def _supported(lat: Lattice, support: Support) -> tuple[np.ndarray, np.ndarray]:
