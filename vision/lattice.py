@@ -659,22 +659,37 @@ def refine(link: np.ndarray, lat: Lattice, cells: np.ndarray, min_contrast: floa
     good = sc[np.arange(len(cells)), best] > min_contrast
     if good.sum() < 3:
         return lat, cells[good]
-    plane = np.asarray(cells, np.float64)[good] @ BASIS.T
+    found = np.asarray(cells)[good]
+    plane = found.astype(np.float64) @ BASIS.T
     img = lat.to_image(plane + _SEARCH[best[good]])
-    if in_one_row(plane):
-        # cells in one row fix no map across it (a homography or an affine map fitted to
-        # them is singular: a straight line of tiles crashed the reader): the lattice is
-        # only moved, turned and scaled along them, keeping its perspective
-        A, _inl = cv2.estimateAffinePartial2D(lat.to_image(plane), img)
-        H = None if A is None else np.vstack([A, [0, 0, 1]]) @ lat.H
-    elif good.sum() >= 8:
+    if good.sum() >= 8:
         # the cells mostly agree already (each was moved at most a third of a cell), so a
         # few hundred RANSAC draws are plenty; OpenCV's default 2000 cost 20 ms a call
-        H, _inl = cv2.findHomography(plane, img, cv2.RANSAC,
-                                     0.15 * float(median(lat.cell_size(cells[good]))), maxIters=300)
-    else:
-        A, _inl = cv2.estimateAffinePartial2D(plane, img) if good.sum() < 4 else cv2.estimateAffine2D(plane, img)
+        H, inl = cv2.findHomography(plane, img, cv2.RANSAC,
+                                    0.15 * float(median(lat.cell_size(found))), maxIters=300)
+        need = 2
+    elif good.sum() >= 4:
+        A, inl = cv2.estimateAffine2D(plane, img)
         H = None if A is None else np.vstack([A, [0, 0, 1]])
+        need = 1
+    else:
+        A, inl = cv2.estimateAffinePartial2D(plane, img)
+        H = None if A is None else np.vstack([A, [0, 0, 1]])
+        need = 0
+    # (a fit that failed outright marks no cell: then all of them are what there is)
+    fixing = np.ones(len(found), bool) if H is None or inl is None else inl.ravel() > 0
+    if fixing.sum() < need + 2 or off_the_row(found[fixing]) < need:
+        # the cells the map was fitted to do not fix it: a homography (affine map) needs
+        # four (three) of them, two (one) off every row (a similarity: any two).  A line of
+        # tiles, maybe with a stray cell beside it, leaves it free across the row, and
+        # RANSAC returned a wild or singular map (the reader crashed inverting one).  Eight
+        # cells or more then only move, turn and scale the lattice along them, keeping its
+        # perspective; fewer leave it as it is (moved along them, a search's small
+        # hypotheses won where they should not: hard-26 lost a tile)
+        H = None
+        if need == 2 and fixing.sum() >= 2:
+            A, _inl = cv2.estimateAffinePartial2D(lat.to_image(plane[fixing]), img[fixing])
+            H = None if A is None else np.vstack([A, [0, 0, 1]]) @ lat.H
     if H is None:
         return lat, cells[good]
     return replace(lat, H=H), cells[good]
@@ -684,22 +699,23 @@ def fitted_to(lat: Lattice, cells: np.ndarray, shifts: np.ndarray) -> Lattice | 
     """``lat`` with its homography refitted (least squares) to where ``cells`` (N, 2) were
     found: their centres moved by ``shifts`` (N, 2, plane units); ``None`` when the fit
     fails.  Unlike :func:`refine`, no cell is moved again: the shifts are the reader's."""
+    if off_the_row(cells) < 2:
+        return None  # (a row of cells, and one beside it, fix no homography across the row)
     plane = np.asarray(cells, np.float64) @ BASIS.T
-    if in_one_row(plane):
-        return None  # (a row of cells fixes no homography across it)
     H, _ = cv2.findHomography(plane, lat.to_image(plane + np.asarray(shifts, np.float64)), 0)
     return None if H is None else replace(lat, H=H)
 
 
-def in_one_row(plane: np.ndarray) -> bool:
-    """Do plane points ``plane`` (N, 2) lie on one straight line (or are they fewer than
-    three)?  Cell centres lie exactly on their rows, so the test needs no tolerance
-    beyond rounding."""
-    plane = np.asarray(plane, np.float64).reshape(-1, 2)
-    if len(plane) < 3:
-        return True
-    spread = np.linalg.svd(plane - plane.mean(0), compute_uv=False)
-    return bool(spread[1] <= 1e-9 * max(1.0, spread[0]))
+def off_the_row(cells: np.ndarray) -> int:
+    """How many of ``cells`` (N, 2) lie off their most crowded row, in any of the
+    lattice's three directions (constant q, r or q + r): 0 for a straight line of tiles.
+    A homography is fixed only by cells two or more of which lie off every row, an
+    affine map by one."""
+    c = np.asarray(cells, np.int64).reshape(-1, 2)
+    if len(c) == 0:
+        return 0
+    rows = (c[:, 0], c[:, 1], c[:, 0] + c[:, 1])
+    return len(c) - max(int(np.unique(a, return_counts=True)[1].max()) for a in rows)
 
 
 def _supported(lat: Lattice, support: Support) -> tuple[np.ndarray, np.ndarray]:
