@@ -20,9 +20,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from referee.link_geometry import APOTHEM, edge_midpoint, link_path, vertex  # noqa: F401 (used here and by render)
 from referee.tiles import TILES, rotated_edges, partner_edge
-
-APOTHEM = math.sqrt(3) / 2
 
 PALETTES: dict[str, dict[str, tuple[float, float, float]]] = {
     # BGR medians sampled from ../shared/real_tiles (matte, dark inks)
@@ -40,18 +39,6 @@ BACK_INKS = {"yellow": (30, 190, 220), "red": (40, 40, 200), "blue": (190, 100, 
              "green": (60, 150, 50), "white": (225, 225, 225)}
 
 
-def edge_midpoint(edge: int) -> np.ndarray:
-    """Midpoint of ``edge`` (0..5) in tile units, y down."""
-    a = math.radians(-90 + 60 * edge)
-    return APOTHEM * np.array([math.cos(a), math.sin(a)])
-
-
-def vertex(k: int) -> np.ndarray:
-    """Vertex ``k`` (shared by edges ``k`` and ``k+1``) in tile units, y down."""
-    a = math.radians(-60 + 60 * k)
-    return np.array([math.cos(a), math.sin(a)])
-
-
 def rounded_hexagon(radius: float = 1.0, corner: float = 0.12, steps: int = 5) -> np.ndarray:
     """Outline of a flat-topped hexagon with rounded corners, shape (6*(steps+1), 2).
 
@@ -67,27 +54,6 @@ def rounded_hexagon(radius: float = 1.0, corner: float = 0.12, steps: int = 5) -
             a = a0 + t * math.radians(60)
             pts.append(c + corner * np.array([math.cos(a), math.sin(a)]))
     return np.array(pts)
-
-
-def link_path(e1: int, e2: int, n: int = 40) -> np.ndarray:
-    """Centre line of the link joining edges ``e1`` and ``e2``, shape (n, 2), tile units."""
-    gap = (e2 - e1) % 6
-    if gap > 3:
-        e1, e2, gap = e2, e1, 6 - gap
-    m1, m2 = edge_midpoint(e1), edge_midpoint(e2)
-    if gap == 3:
-        t = np.linspace(0, 1, n)[:, None]
-        return m1 * (1 - t) + m2 * t
-    if gap == 1:
-        centre, radius = vertex(e1), 0.5
-    else:  # bend: centre of the neighbouring cell across the middle edge
-        mid = (e1 + 1) % 6
-        centre, radius = 2 * edge_midpoint(mid), 1.5
-    a1 = math.atan2(*(m1 - centre)[::-1])
-    a2 = math.atan2(*(m2 - centre)[::-1])
-    d = (a2 - a1 + math.pi) % (2 * math.pi) - math.pi  # the short way round
-    a = a1 + d * np.linspace(0, 1, n)
-    return centre + radius * np.stack([np.cos(a), np.sin(a)], axis=1)
 
 
 def band_polygon(path: np.ndarray, width: float) -> np.ndarray:

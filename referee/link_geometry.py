@@ -1,0 +1,77 @@
+"""Where a tile's links run on its face: pure geometry of the printed tiles.
+
+A face is taken in the tile's own frame: flat-topped, edge 0 at the top, edges numbered
+clockwise, y down, centre at the origin.  Distances are in units of the tile's
+circumradius (centre to corner), so edge midpoints lie at ``sqrt(3)/2``.
+
+Link geometry follows the real tiles (``../shared/real_tiles``): every link meets its edge
+at the edge midpoint, square to the edge; a *corner* (edges one apart) is an arc of radius
+1/2 about the vertex the two edges share; a *bend* (two apart) is an arc of radius 3/2
+about the centre of the neighbouring cell across the edge between its two ends; a
+*straight* (three apart) runs through the centre.  The scene generator draws links along
+these lines and the reader looks for them there.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+APOTHEM = math.sqrt(3) / 2
+
+
+def edge_midpoint(edge: int) -> np.ndarray:
+    """Midpoint of ``edge`` (0..5), shape (2,), tile units, y down."""
+    a = math.radians(-90 + 60 * edge)
+    return APOTHEM * np.array([math.cos(a), math.sin(a)])
+
+
+def vertex(k: int) -> np.ndarray:
+    """Vertex ``k`` (shared by edges ``k`` and ``k+1``), shape (2,), tile units, y down."""
+    a = math.radians(-60 + 60 * k)
+    return np.array([math.cos(a), math.sin(a)])
+
+
+def link_path(e1: int, e2: int, n: int = 40) -> np.ndarray:
+    """Centre line of the link joining edges ``e1`` and ``e2``, shape (n, 2), tile units."""
+    gap = (e2 - e1) % 6
+    if gap > 3:
+        e1, e2, gap = e2, e1, 6 - gap
+    m1, m2 = edge_midpoint(e1), edge_midpoint(e2)
+    if gap == 3:
+        t = np.linspace(0, 1, n)[:, None]
+        return m1 * (1 - t) + m2 * t
+    if gap == 1:
+        centre, radius = vertex(e1), 0.5
+    else:  # bend: centre of the neighbouring cell across the middle edge
+        mid = (e1 + 1) % 6
+        centre, radius = 2 * edge_midpoint(mid), 1.5
+    a1 = math.atan2(*(m1 - centre)[::-1])
+    a2 = math.atan2(*(m2 - centre)[::-1])
+    d = (a2 - a1 + math.pi) % (2 * math.pi) - math.pi  # the short way round
+    a = a1 + d * np.linspace(0, 1, n)
+    return centre + radius * np.stack([np.cos(a), np.sin(a)], axis=1)
+
+
+def distance_to_links(number: int, rotation: int, points: np.ndarray) -> dict[str, np.ndarray]:
+    """Distance (tile units) from each of ``points`` (K, 2) to the centre line of each of
+    the three links of tile ``number`` turned clockwise ``rotation`` steps: colour → (K,)."""
+    from .tiles import rotated_edges  # (tiles imports nothing from here)
+
+    edges = rotated_edges(number, rotation)
+    out = {}
+    for e1, colour in enumerate(edges):
+        if colour in out:
+            continue
+        e2 = next(e for e in range(6) if e != e1 and edges[e] == colour)
+        out[colour] = _to_polyline(np.asarray(points, np.float64), link_path(e1, e2))
+    return out
+
+
+def _to_polyline(points: np.ndarray, path: np.ndarray) -> np.ndarray:
+    """Distance from each of ``points`` (K, 2) to the polyline ``path`` (n, 2), (K,)."""
+    a, b = path[:-1], path[1:]                                   # (n-1, 2) segments
+    ab = b - a
+    t = np.einsum("kns,ns->kn", points[:, None, :] - a[None], ab) / np.maximum((ab * ab).sum(1), 1e-18)
+    nearest = a[None] + np.clip(t, 0.0, 1.0)[..., None] * ab[None]
+    return np.linalg.norm(points[:, None, :] - nearest, axis=2).min(1)
