@@ -8,7 +8,8 @@ Link geometry follows the real tiles (../shared/real_tiles): every link meets it
 the edge midpoint, square to the edge; a *corner* is an arc of radius s/2 about the vertex
 shared by its two edges; a *bend* is an arc of radius 3s/2 about the centre of the
 neighbouring cell across the edge between its two ends; a *straight* is a band through
-the centre.  Crossing links are drawn one over the other with a thin black keyline.
+the centre (``referee.link_geometry``, shared with any reader of the links' course).
+Crossing links are drawn one over the other with a thin black keyline.
 
 Textures are BGR float32 in 0..255 plus an alpha mask (float32 0..1); both are cached.
 """
