@@ -8,8 +8,8 @@ Link geometry follows the real tiles (``../shared/real_tiles``): every link meet
 at the edge midpoint, square to the edge; a *corner* (edges one apart) is an arc of radius
 1/2 about the vertex the two edges share; a *bend* (two apart) is an arc of radius 3/2
 about the centre of the neighbouring cell across the edge between its two ends; a
-*straight* (three apart) runs through the centre.  The scene generator draws links along
-these lines and the reader looks for them there.
+*straight* (three apart) runs through the centre.  The scene generator draws its links
+along these lines.
 """
 from __future__ import annotations
 
@@ -52,26 +52,3 @@ def link_path(e1: int, e2: int, n: int = 40) -> np.ndarray:
     a = a1 + d * np.linspace(0, 1, n)
     return centre + radius * np.stack([np.cos(a), np.sin(a)], axis=1)
 
-
-def distance_to_links(number: int, rotation: int, points: np.ndarray) -> dict[str, np.ndarray]:
-    """Distance (tile units) from each of ``points`` (K, 2) to the centre line of each of
-    the three links of tile ``number`` turned clockwise ``rotation`` steps: colour → (K,)."""
-    from .tiles import rotated_edges  # (tiles imports nothing from here)
-
-    edges = rotated_edges(number, rotation)
-    out = {}
-    for e1, colour in enumerate(edges):
-        if colour in out:
-            continue
-        e2 = next(e for e in range(6) if e != e1 and edges[e] == colour)
-        out[colour] = _to_polyline(np.asarray(points, np.float64), link_path(e1, e2))
-    return out
-
-
-def _to_polyline(points: np.ndarray, path: np.ndarray) -> np.ndarray:
-    """Distance from each of ``points`` (K, 2) to the polyline ``path`` (n, 2), (K,)."""
-    a, b = path[:-1], path[1:]                                   # (n-1, 2) segments
-    ab = b - a
-    t = np.einsum("kns,ns->kn", points[:, None, :] - a[None], ab) / np.maximum((ab * ab).sum(1), 1e-18)
-    nearest = a[None] + np.clip(t, 0.0, 1.0)[..., None] * ab[None]
-    return np.linalg.norm(points[:, None, :] - nearest, axis=2).min(1)

@@ -14,6 +14,7 @@ import numpy as np
 
 from referee.board import Board, board_from_json
 from referee.hexgrid import to_pixel
+from referee.link_geometry import vertex
 from referee.tiles import TILES
 
 from . import tileface
@@ -28,7 +29,7 @@ MIN_TILE_PX = 20.0
 """Smallest tile the fill rule may shrink tiles to (px, corner to corner at the board's
 centre): the reader is specified for tiles of 20 to 300 px (issue 4 asks the generator
 for that range).  A far shot of a big board in a small frame had made tiles of 7-13 px."""
-_VERTICES = np.array([tileface.vertex(k) for k in range(6)])
+_VERTICES = np.array([vertex(k) for k in range(6)])
 
 
 def _as_board(board: Board | dict) -> Board:

@@ -8,7 +8,7 @@ Link geometry follows the real tiles (../shared/real_tiles): every link meets it
 the edge midpoint, square to the edge; a *corner* is an arc of radius s/2 about the vertex
 shared by its two edges; a *bend* is an arc of radius 3s/2 about the centre of the
 neighbouring cell across the edge between its two ends; a *straight* is a band through
-the centre (``referee.link_geometry``, shared with any reader of the links' course).
+the centre (``referee.link_geometry``).
 Crossing links are drawn one over the other with a thin black keyline.
 
 Textures are BGR float32 in 0..255 plus an alpha mask (float32 0..1); both are cached.
@@ -21,7 +21,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from referee.link_geometry import APOTHEM, edge_midpoint, link_path, vertex  # noqa: F401 (used here and by render)
+from referee.link_geometry import link_path, vertex
 from referee.tiles import TILES, rotated_edges, partner_edge
 
 PALETTES: dict[str, dict[str, tuple[float, float, float]]] = {
