@@ -32,20 +32,35 @@ def vertex(k: int) -> np.ndarray:
     return np.array([math.cos(a), math.sin(a)])
 
 
-def link_path(e1: int, e2: int, n: int = 40) -> np.ndarray:
-    """Centre line of the link joining edges ``e1`` and ``e2``, shape (n, 2), tile units."""
+CORNER_RADIUS = 0.5
+"""Radius of a corner link's arc (tile units), about the vertex its two edges share."""
+
+BEND_RADIUS = 1.5
+"""Radius of a bend's arc (tile units), about the neighbouring cell's centre."""
+
+
+def link_shape(e1: int, e2: int) -> tuple[int, int, float | None]:
+    """The link joining edges ``e1`` and ``e2`` as ``(first, second, radius)``: its ends
+    ordered so that ``first`` to ``second`` runs clockwise the short way round (a straight
+    keeps the order given), and its arc's radius in tile units, ``None`` for a straight.
+    The arc bulges towards the tile's centre."""
     gap = (e2 - e1) % 6
     if gap > 3:
         e1, e2, gap = e2, e1, 6 - gap
+    return e1, e2, None if gap == 3 else CORNER_RADIUS if gap == 1 else BEND_RADIUS
+
+
+def link_path(e1: int, e2: int, n: int = 40) -> np.ndarray:
+    """Centre line of the link joining edges ``e1`` and ``e2``, shape (n, 2), tile units."""
+    e1, e2, radius = link_shape(e1, e2)
     m1, m2 = edge_midpoint(e1), edge_midpoint(e2)
-    if gap == 3:
+    if radius is None:
         t = np.linspace(0, 1, n)[:, None]
         return m1 * (1 - t) + m2 * t
-    if gap == 1:
-        centre, radius = vertex(e1), 0.5
+    if radius == CORNER_RADIUS:
+        centre = vertex(e1)
     else:  # bend: centre of the neighbouring cell across the middle edge
-        mid = (e1 + 1) % 6
-        centre, radius = 2 * edge_midpoint(mid), 1.5
+        centre = 2 * edge_midpoint((e1 + 1) % 6)
     a1 = math.atan2(*(m1 - centre)[::-1])
     a2 = math.atan2(*(m2 - centre)[::-1])
     d = (a2 - a1 + math.pi) % (2 * math.pi) - math.pi  # the short way round

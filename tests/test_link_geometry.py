@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from referee.link_geometry import edge_midpoint, link_path, vertex
+from referee.link_geometry import (BEND_RADIUS, CORNER_RADIUS, edge_midpoint, link_path, link_shape,
+                                    vertex)
 from referee.tiles import partner_edge, rotated_edges
 from scenegen.tileface import PALETTES, draw_face
 
@@ -72,3 +73,29 @@ def test_the_generator_draws_each_link_along_its_centre_line(number):
         got = img[px[:, 1], px[:, 0]].astype(float)
         nearest = [min(ink, key=lambda c: np.linalg.norm(v - ink[c])) for v in got]
         assert nearest.count(colour) >= 0.9 * len(nearest), (number, colour, nearest)
+
+
+def test_link_shape_orders_ends_the_short_way_round_and_names_the_arc():
+    # a corner, a bend and a straight, each given in both orders
+    assert link_shape(0, 1) == link_shape(1, 0) == (0, 1, CORNER_RADIUS)
+    assert link_shape(5, 0) == link_shape(0, 5) == (5, 0, CORNER_RADIUS)
+    assert link_shape(4, 0) == link_shape(0, 4) == (4, 0, BEND_RADIUS)
+    assert link_shape(1, 4) == (1, 4, None) and link_shape(4, 1) == (4, 1, None)
+
+
+def test_the_board_diagram_draws_links_with_the_tiles_geometry():
+    # the SVG arcs start and end at the edge midpoints and use the same radii, scaled
+    from webui import diagram
+
+    for a, b in [(0, 1), (2, 0), (3, 5), (1, 4)]:
+        path = diagram.link_path(0.0, 0.0, a, b)
+        first, second, radius = link_shape(a, b)
+        x1, y1 = diagram.SIZE * edge_midpoint(first)
+        x2, y2 = diagram.SIZE * edge_midpoint(second)
+        assert path.startswith(f"M{x1:.1f},{y1:.1f} ")
+        assert path.endswith(f"{x2:.1f},{y2:.1f}")
+        if radius is None:
+            assert " L" in path
+        else:
+            r = diagram.SIZE * radius
+            assert f"A{r:.1f},{r:.1f} " in path

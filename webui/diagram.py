@@ -13,12 +13,12 @@ from typing import Any
 
 from referee.board import Board
 from referee.hexgrid import to_pixel
+from referee.link_geometry import edge_midpoint, link_shape
 from referee.tiles import rotated_edges
 
 from .overlay import is_low
 
 SIZE = 40.0  # centre-to-corner, SVG units
-H = SIZE * math.sqrt(3) / 2  # centre-to-edge
 
 INK = {"red": "#d62828", "yellow": "#f2c500", "green": "#2a9d3f", "blue": "#1d5fd1"}
 
@@ -28,9 +28,9 @@ def _corner(cx: float, cy: float, k: int, size: float = SIZE) -> tuple[float, fl
     return cx + size * math.cos(a), cy + size * math.sin(a)
 
 
-def _edge_mid(cx: float, cy: float, edge: int, dist: float = H) -> tuple[float, float]:
-    a = math.radians(-90 + 60 * edge)
-    return cx + dist * math.cos(a), cy + dist * math.sin(a)
+def _edge_mid(cx: float, cy: float, edge: int) -> tuple[float, float]:
+    x, y = SIZE * edge_midpoint(edge)
+    return cx + float(x), cy + float(y)
 
 
 def hex_points(cx: float, cy: float, size: float = SIZE) -> str:
@@ -39,17 +39,14 @@ def hex_points(cx: float, cy: float, size: float = SIZE) -> str:
 
 def link_path(cx: float, cy: float, a: int, b: int) -> str:
     """SVG path data of the link joining edges ``a`` and ``b`` of the hex at (cx, cy)."""
-    gap = (b - a) % 6
-    if gap > 3:  # walk clockwise from the end that makes the short way round
-        a, b, gap = b, a, 6 - gap
+    # (the shape is referee.link_geometry's: the printed tiles' and the generator's)
+    a, b, radius = link_shape(a, b)
     x1, y1 = _edge_mid(cx, cy, a)
     x2, y2 = _edge_mid(cx, cy, b)
-    if gap == 3:
+    if radius is None:
         return f"M{x1:.1f},{y1:.1f} L{x2:.1f},{y2:.1f}"
-    # Corner: arc about the shared corner (radius half a side); bend: about the point where
-    # the two edges' lines meet (one and a half sides).  Both bulge towards the centre.
-    radius = SIZE / 2 if gap == 1 else SIZE * 1.5
-    return f"M{x1:.1f},{y1:.1f} A{radius:.1f},{radius:.1f} 0 0 0 {x2:.1f},{y2:.1f}"
+    r = SIZE * radius
+    return f"M{x1:.1f},{y1:.1f} A{r:.1f},{r:.1f} 0 0 0 {x2:.1f},{y2:.1f}"
 
 
 def _links(number: int, rotation: int) -> dict[str, tuple[int, int]]:
