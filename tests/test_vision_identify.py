@@ -165,3 +165,25 @@ def test_a_cell_pushed_off_its_best_number_is_judged_among_the_free_ones():
     assert got[1].pushed and got[1].confidence > 0.8   # (among all 336: about 0.2)
     # without the one-number-per-tile rule nothing is pushed
     assert not any(r.pushed for r in identify(np.stack([_logp(rotated_edges(b, kb)), lp]), unique=False))
+
+
+def test_a_cell_read_poorly_yields_its_number_to_one_read_cleanly():
+    # video-720p-13: a lattice cell over a loose tile read it poorly in the lattice's turn
+    # (fit 0.59) and, claiming in the board's round, took its number from the loose
+    # tile's own hexagon, read cleanly a round later.  With ``yield_if`` the poor holder
+    # claims after the clean cell instead; a holder read clearly keeps its number.
+    n, other = sorted(TILES)[0], sorted(TILES)[1]
+    clean = _logp(rotated_edges(n, 2))                       # the loose tile, clean
+    poor = np.log(0.55 * np.exp(_logp(rotated_edges(n, 0), sure=0.9))
+                  + 0.45 * np.exp(_logp(rotated_edges(other, 3), sure=0.9)))
+    lp = np.stack([poor, clean])
+    first = np.array([0, 1])
+    plain = identify(lp, first=first)
+    assert plain[0].tile == n and plain[0].fit < 0.75 and plain[1].fit == 0.0
+    got = identify(lp, first=first, yield_if=(0.75, 0.9))
+    assert (got[1].tile, got[1].rotation) == (n, 2) and got[1].fit > 0.9
+    assert got[0].tile != n
+    # a holder that reads its number clearly does not yield
+    sure = identify(np.stack([_logp(rotated_edges(n, 0)), clean]), first=first,
+                    yield_if=(0.75, 0.9))
+    assert (sure[0].tile, sure[0].rotation) == (n, 0) and sure[1].fit == 0.0

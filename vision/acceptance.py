@@ -39,6 +39,11 @@ UNFIT = (UNREADABLE_FIT, LOW_CONFIDENCE)
 tiles: they claim tile numbers last (``identify.identify``'s ``last_if``)."""
 
 
+CLEAR = (CLEAR_READ_FIT, CLEAR_READ_CONFIDENCE)
+"""... as a pair: a board cell that holds a number under it yields that number to a loose
+tile whose colours fit it cleanly (``identify.identify``'s ``yield_if``)."""
+
+
 def fits(rd: identify.Reading) -> bool:
     """Do a reading's edges fit one tile that stands out (:data:`UNFIT`)?  A tile is given
     only if its corners are body too (:func:`readable`)."""

@@ -115,7 +115,8 @@ def _lse_without_taken(flat: np.ndarray, choice: np.ndarray, sure: np.ndarray, s
 
 
 def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = None,
-             last_if: tuple[float, float] | None = None) -> list[Reading]:
+             last_if: tuple[float, float] | None = None,
+             yield_if: tuple[float, float] | None = None) -> list[Reading]:
     """Identify N cells from their edge log-probabilities ``logp`` (N, 6, 5).
 
     With ``unique`` each tile number goes to at most one cell; with more than 56 cells the
@@ -129,6 +130,9 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
     after all the others (colours no tile explains: a patch of patterned cloth under the
     lattice; a cloth of coloured dots can put more such cells there than there are
     numbers, and claiming first they left the tiles read faintly without one).
+    ``yield_if`` = (fit, confidence): a cell left without the number its colours fit
+    cleanly (:func:`clean`) takes it from a cell of an earlier round that holds it read
+    under that fit or that confidence, which then claims after it (see :func:`_yielding`).
     """
     n = logp.shape[0]
     if n == 0:
@@ -146,12 +150,20 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
         spare[:] = True
         floor = lse + np.log(CLAIM)
         rounds = np.zeros(n, int) if first is None else _rounds(first)
-        if last_if is not None:
+        if last_if is not None or yield_if is not None:
             own_rot = best_rot[np.arange(n), own]
             own_conf = np.exp(best[np.arange(n), own] - lse)
-            unfit = (edge_fit(logp, own, own_rot) < last_if[0]) | (own_conf < last_if[1])
+            own_fit = edge_fit(logp, own, own_rot)
+        if last_if is not None:
+            unfit = (own_fit < last_if[0]) | (own_conf < last_if[1])
             rounds = rounds + 2 * unfit
-        for rows, cols in _assign(best, floor, rounds):
+        given = _assign(best, floor, rounds)
+        if yield_if is not None:
+            later = _yielding(given, logp, best, best_rot, lse, own, own_fit, own_conf,
+                              rounds, yield_if)
+            if later is not None:
+                given = _assign(best, floor, later)
+        for rows, cols in given:
             spare[rows] = False
             choice[rows] = cols
     conf_all = np.exp(best[np.arange(n), choice] - lse)
@@ -172,6 +184,40 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
     return [Reading(int(t), int(k), float(c), float(f), bool(p))
             for t, k, c, f, p in zip(tiles.tolist(), rot.tolist(), conf.tolist(), fit.tolist(),
                                      pushed.tolist())]
+
+
+def _yielding(given: list, logp: np.ndarray, best: np.ndarray, best_rot: np.ndarray,
+              lse: np.ndarray, own: np.ndarray, own_fit: np.ndarray, own_conf: np.ndarray,
+              rounds: np.ndarray, bar: tuple[float, float]) -> np.ndarray | None:
+    """The claiming rounds (N,) again, when cells that fit a number cleanly were left
+    without it by cells of earlier rounds holding it under ``bar`` = (fit, confidence);
+    each such holder then claims in the round after the clean cell's.  ``None`` when there
+    are none.  ``given``: :func:`_assign`'s answer on ``rounds``; ``best``, ``best_rot``
+    (N, 56), ``lse`` (N,): the cells' best score and rotation per number and the log-sum
+    of all their scores; ``own`` (N,) each cell's best number (index), ``own_fit`` and
+    ``own_conf`` its reading of it.
+
+    The rounds let the board's clear cells claim before faint cells and loose tiles; but
+    a board cell read poorly (a tile under a hand, at fit 0.59) took tile 50's number from
+    a loose tile read at fit 0.97 and confidence 0.9999 (video-720p-13), which was then
+    given as nothing, while the cell stayed unreadable anyway."""
+    n = len(own)
+    choice = np.full(n, -1)
+    for rows, cols in given:
+        choice[rows] = cols
+    holder = {int(c): int(r) for r, c in enumerate(choice) if c >= 0}
+    later = rounds.copy()
+    clean_own = (own_fit >= CLEAN_FIT) & (own_conf >= CLEAN_CONFIDENCE)
+    for r in np.nonzero(clean_own & (choice != own))[0]:
+        h = holder.get(int(own[r]))
+        if h is None or rounds[h] >= rounds[r]:
+            continue
+        c = choice[h]
+        fit = edge_fit(logp[h:h + 1], np.array([c]), best_rot[h:h + 1, c])[0]
+        conf = np.exp(best[h, c] - lse[h])
+        if fit < bar[0] or conf < bar[1]:
+            later[h] = max(later[h], rounds[r] + 1)
+    return None if (later == rounds).all() else later
 
 
 def identify_among(logp: np.ndarray, allowed: np.ndarray) -> tuple[Reading, float] | None:

@@ -1213,7 +1213,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             all_edges[i] = e2[better]
             unveiled[i] = True
         logp = colours.log_probs(all_edges, model)  # with the last model
-        readings = identify.identify(logp, first=rounds, last_if=acceptance.UNFIT)
+        readings = identify.identify(logp, first=rounds, last_if=acceptance.UNFIT,
+                                          yield_if=acceptance.CLEAR)
         # (loose tiles read poorly as first placed are tried in other poses, once the
         # photo's colours are learnt)
         if _round == 0 and loose.repose(
@@ -1221,13 +1222,15 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                 shaped=sum(acceptance.clear(rd) for rd in readings[:len(occ)]) >= loose.SHAPED_BY).any():
             all_edges = np.concatenate([edges, loose_edges])
             logp = colours.log_probs(all_edges, model)
-            readings = identify.identify(logp, first=rounds, last_if=acceptance.UNFIT)
+            readings = identify.identify(logp, first=rounds, last_if=acceptance.UNFIT,
+                                          yield_if=acceptance.CLEAR)
         moved = _reread_poor(full, lat_full, model, occ, shifts, strong, readings, logp,
                              all_edges, corners, cleared, unveiled, light)
         if moved.any():
             edges = all_edges[:len(occ)]
             logp = colours.log_probs(all_edges, model)
-            readings = identify.identify(logp, first=rounds, last_if=acceptance.UNFIT)
+            readings = identify.identify(logp, first=rounds, last_if=acceptance.UNFIT,
+                                          yield_if=acceptance.CLEAR)
         loose_readings = readings[len(occ):]
         readings = readings[:len(occ)]
         keep, bad, nearly, glared = [], [], [], []

@@ -57,8 +57,12 @@ LAST_LOOKS = (LAST_LOOK, FAINT_LOOK, OWN_BRIGHT_LOOK)
 """The last resorts, in turn (``reader.analyse``)."""
 
 UNEXPLAINED = 2.0
-"""A read is poor when the tile mask covers more than this many times the cells it read
-(plus a few: loose tiles, shadows)."""
+"""A read is poor when the tile mask covers more than this many times the cells it
+explains, tiles read on the board or loose and unreadable cells (plus a few: shadows,
+face-down tiles).  (Loose tiles count since session 71: video-720p-13, a board under a
+hand with four loose tiles beside it, was read again in six more looks once its loose
+tile 50 was read where a cell had been unreadable, and a look not kept lent it a cloth's
+dot as a loose tile.)"""
 
 CLEAN_SHARE = 0.8
 """A lattice reads cleanly when its score (a soft count of cells read cleanly) is at least
@@ -240,9 +244,11 @@ def wanted(scene: Any) -> bool:
     if 1 <= n < 3 and _lone_and_clean(scene):
         return False
     doubtful = len(scene.unreadable) + sum(rd.pushed for _c, rd, _px in scene.readings)
-    # (many more dark tile bodies under the lattice than tiles read: the links were lost)
+    # (many more dark tile bodies under the lattice than tiles read, on the board or loose
+    # beside it: the links were lost)
+    explained = n + len(scene.unreadable) + len(scene.loose)
     return (n < 3 or doubtful > 0.15 * n
-            or getattr(scene, "covered", 0) > UNEXPLAINED * (n + len(scene.unreadable)) + 3)
+            or getattr(scene, "covered", 0) > UNEXPLAINED * explained + 3)
 
 
 def _lone_and_clean(scene: Any) -> bool:
