@@ -40,8 +40,9 @@ tiles: they claim tile numbers last (``identify.identify``'s ``last_if``)."""
 
 
 CLEAR = (CLEAR_READ_FIT, CLEAR_READ_CONFIDENCE)
-"""... as a pair: a board cell that holds a number under it yields that number to a loose
-tile whose colours fit it cleanly (``identify.identify``'s ``yield_if``)."""
+"""... as a pair: a cell of an earlier claiming round (the board's) that holds a number
+under it yields that number to a later cell (a loose tile's place) whose colours fit it
+cleanly (``identify.identify``'s ``yield_if``)."""
 
 
 def fits(rd: identify.Reading) -> bool:

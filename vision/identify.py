@@ -55,7 +55,12 @@ CLEAN_CONFIDENCE = 0.95
 def clean(rd: Reading) -> bool:
     """Does a reading show every edge clearly?  Such a tile stands even with glare on half
     its corners, and a lone one needs no second look."""
-    return rd.fit >= CLEAN_FIT and rd.confidence >= CLEAN_CONFIDENCE
+    return bool(_clean(rd.fit, rd.confidence))
+
+
+def _clean(fit: np.ndarray | float, confidence: np.ndarray | float) -> np.ndarray | bool:
+    """:func:`clean` of fits and confidences, elementwise."""
+    return (fit >= CLEAN_FIT) & (confidence >= CLEAN_CONFIDENCE)
 
 
 _EDGE_CLASS = (np.arange(6)[:, None] * 5 + CANDIDATES.reshape(-1, 6).T)
@@ -207,8 +212,7 @@ def _yielding(given: list, logp: np.ndarray, best: np.ndarray, best_rot: np.ndar
         choice[rows] = cols
     holder = {int(c): int(r) for r, c in enumerate(choice) if c >= 0}
     later = rounds.copy()
-    clean_own = (own_fit >= CLEAN_FIT) & (own_conf >= CLEAN_CONFIDENCE)
-    for r in np.nonzero(clean_own & (choice != own))[0]:
+    for r in np.nonzero(_clean(own_fit, own_conf) & (choice != own))[0]:
         h = holder.get(int(own[r]))
         if h is None or rounds[h] >= rounds[r]:
             continue

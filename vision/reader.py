@@ -1213,8 +1213,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             all_edges[i] = e2[better]
             unveiled[i] = True
         logp = colours.log_probs(all_edges, model)  # with the last model
-        readings = identify.identify(logp, first=rounds, last_if=acceptance.UNFIT,
-                                          yield_if=acceptance.CLEAR)
+        readings = _claim_numbers(logp, rounds)
         # (loose tiles read poorly as first placed are tried in other poses, once the
         # photo's colours are learnt)
         if _round == 0 and loose.repose(
@@ -1222,15 +1221,13 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                 shaped=sum(acceptance.clear(rd) for rd in readings[:len(occ)]) >= loose.SHAPED_BY).any():
             all_edges = np.concatenate([edges, loose_edges])
             logp = colours.log_probs(all_edges, model)
-            readings = identify.identify(logp, first=rounds, last_if=acceptance.UNFIT,
-                                          yield_if=acceptance.CLEAR)
+            readings = _claim_numbers(logp, rounds)
         moved = _reread_poor(full, lat_full, model, occ, shifts, strong, readings, logp,
                              all_edges, corners, cleared, unveiled, light)
         if moved.any():
             edges = all_edges[:len(occ)]
             logp = colours.log_probs(all_edges, model)
-            readings = identify.identify(logp, first=rounds, last_if=acceptance.UNFIT,
-                                          yield_if=acceptance.CLEAR)
+            readings = _claim_numbers(logp, rounds)
         loose_readings = readings[len(occ):]
         readings = readings[:len(occ)]
         keep, bad, nearly, glared = [], [], [], []
@@ -1346,6 +1343,15 @@ only while they are at most this share of the well-read ones."""
 ASTRAY = 0.15
 """A clear cell whose own shift lies this far (plane units, cell centre to corner = 1)
 from its neighbours' is read where they put it too (:func:`_reread_poor`)."""
+
+
+def _claim_numbers(logp: np.ndarray, rounds: np.ndarray) -> list:
+    """The readings of a read's cells and loose places, ``logp`` (N, 6, 5), their numbers
+    claimed in ``rounds`` (N,): cells that fit no tile claim last (``acceptance.UNFIT``),
+    and a cell holding a number under ``acceptance.CLEAR`` yields it to a later one that
+    fits it cleanly (``identify.identify``'s ``last_if`` and ``yield_if``)."""
+    return identify.identify(logp, first=rounds, last_if=acceptance.UNFIT,
+                             yield_if=acceptance.CLEAR)
 
 
 def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ: np.ndarray,
