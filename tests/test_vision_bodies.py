@@ -101,6 +101,21 @@ def test_link_spots_split_a_patch_of_two_tiles():
     assert np.hypot(*(spots[0] - (100, 100))) < 5 and np.hypot(*(spots[1] - (135, 100))) < 5
 
 
+def test_link_spots_leave_out_the_boards_cells():
+    # a board of links (far bigger than a tile) and a loose tile's links a few pixels
+    # from its rim: closed together they make one patch too big to be a tile's, so the
+    # loose tile is found only once the board's cells are left out
+    size = 20.0
+    link = np.zeros((300, 400), np.float32)
+    board = np.array([[60.0, 60.0], [200.0, 60.0], [200.0, 220.0], [60.0, 220.0]])
+    for y in range(70, 220, 20):               # the board's links, a grid of strokes
+        cv2.line(link, (65, y), (195, y), 1.0, 4)
+    cv2.circle(link, (222, 140), 12, 1.0, 4)   # the loose tile, 10 px off the board
+    assert bodies.link_spots(link, size) == []
+    spots = bodies.link_spots(link, size, board=[board])
+    assert len(spots) == 1 and np.hypot(*(spots[0] - (222, 140))) < 4
+
+
 def test_link_spots_on_an_image_smaller_than_the_reduction():
     # a tiny crop looked at with the biggest spot size rounds to no pixel at all when
     # reduced (real tile 49 under a tungsten cast crashed the reader there): no spot

@@ -336,7 +336,8 @@ def _deep_places(labels: np.ndarray, stats: np.ndarray, size: float, tiles: tupl
     return [c for _d, c in sorted(out, key=lambda dc: -dc[0])]
 
 
-def link_spots(link: np.ndarray, size: float, most: int | None = None) -> list[np.ndarray]:
+def link_spots(link: np.ndarray, size: float, most: int | None = None,
+               board: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """Centres (x, y) of tile-sized patches of link colour: a loose tile whose black body
     does not stand out from the table (a dark or busy cloth leaves it out of the tile
     mask, or merges it with the print), but whose links do.
@@ -349,12 +350,18 @@ def link_spots(link: np.ndarray, size: float, most: int | None = None) -> list[n
     patch: real-texture-80).  More than ``most`` patches are a cloth's print, not tiles:
     none is returned, and the search for them stops there (on video-720p-13's dotted
     cloth, 20 patches, that saves ~1.5 ms of a 60 ms frame).
+
+    ``board``: hexagons (each (6, 2), image px) of the Tantrix's cells, whose links are
+    left out: closed with them, a loose tile a few pixels from the board joins the
+    board's patch, too big to be a tile's (video-720p-56's tile 23, beside a corner).
     """
     # closing with a kernel of a tile's size is slow at full size: a tile of about ten
     # pixels across is enough to find tile-sized patches (a pixel there is link when a
     # quarter of what it covers is: a thin link is not averaged away)
     f = max(1.0, size / 5.0)
     links = (link > 0.5).astype(np.uint8) * 255
+    if board:
+        cv2.fillPoly(links, [np.round(p).astype(np.int32) for p in board], 0)
     if f > 1.0:
         if np.rint(np.array(links.shape) * (1 / f)).min() < 1:
             return []  # (a crop smaller than a pixel of the reduction: OpenCV would fail)

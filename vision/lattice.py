@@ -550,7 +550,9 @@ def _template_cached() -> np.ndarray:
 
 # -- 3. per-cell refinement and homography ------------------------------------------
 
-_SEARCH = np.stack(np.meshgrid(np.linspace(-0.3, 0.3, 7), np.linspace(-0.3, 0.3, 7)), -1).reshape(-1, 2)
+SEARCH_REACH = 0.3
+"""How far (plane units, a cell's centre-to-corner size) a cell's shift is searched."""
+_SEARCH = np.stack(np.meshgrid(*[np.linspace(-SEARCH_REACH, SEARCH_REACH, 7)] * 2), -1).reshape(-1, 2)
 # negative points: corners and the stretches of edge next to them (black on every tile:
 # links meet the edges only at their midpoints), slightly inside the cell
 _NEAR = np.concatenate([0.8 * CORNERS + 0.2 * np.roll(CORNERS, 1, 0), 0.8 * CORNERS + 0.2 * np.roll(CORNERS, -1, 0)])

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from referee.hexgrid import components
+from referee.hexgrid import components, frontier
 
 from . import acceptance, bodies, colours, frames, identify, lattice, sampling, search
 from .lattice import BASIS, Lattice
@@ -101,7 +101,14 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
     # centre that is not the Tantrix's may be a loose tile turned against the lattice,
     # which reads as no tile in the cell's turn: it is read too (which of the two is
     # given: see read_off_lattice)
-    links = bodies.link_spots(link, size, MAX_LINK_SPOTS)  # (more: a print of the cloth's)
+    # (the Tantrix's cells, and the cells held beside them: a board tile under a hand or
+    # read weakly leaves scraps of links that are no loose tile's)
+    rim = main | frontier(main)
+    on_board = [i for i, c in enumerate(occ) if tuple(int(v) for v in c) in rim]
+    board = lat.to_image((occ[on_board].astype(np.float64) @ BASIS.T + shifts[on_board])[:, None]
+                         + lattice.CORNERS).reshape(-1, 6, 2) if on_board else None
+    # (more than MAX_LINK_SPOTS: a print of the cloth's)
+    links = bodies.link_spots(link, size, MAX_LINK_SPOTS, board=list(board) if on_board else None)
     found = [hx.centre for hx in blobs]
     places: list[np.ndarray] = []
     spots = bodies.tile_spots(mask, size)
@@ -207,6 +214,21 @@ def hexagon_samples(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: li
     The blob's hexagon is rough: it is settled on its links like any lattice cell."""
     Hs = np.array([hx.H for hx in hexes]).reshape(-1, 3, 3)
     shifts = lattice.hexagon_shifts(link, Hs)
+    # a place (not a blob's hexagon) whose links settle at the search's rim lies farther
+    # off the tile's middle (a patch of links is centred on where the links are, not on
+    # the tile): searched again from there, once (video-720p-56's tile 23, its three
+    # links in three corners).  A blob's hexagon is centred on its body: moved so, it
+    # went astray (real-texture-58's tile 33 beside a cloth's dark fleck)
+    far = np.nonzero((np.abs(shifts) >= lattice.SEARCH_REACH - 1e-9).any(1)
+                     & np.array([hx.spot for hx in hexes], bool))[0]
+    if len(far):
+        T = np.tile(np.eye(3), (len(far), 1, 1))
+        T[:, :2, 2] = shifts[far]
+        Hs[far] = Hs[far] @ T
+        shifts[far] = lattice.hexagon_shifts(link, Hs[far])
+        for k in far:
+            hexes[k].H = Hs[k]
+            hexes[k].centre = Hs[k][:2, 2] / Hs[k][2, 2]
     for hx, sh in zip(hexes, shifts):
         hx.shift = sh
     return sampling.sample_hexagons(full, S @ Hs, shifts)
