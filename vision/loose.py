@@ -101,14 +101,16 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
     # centre that is not the Tantrix's may be a loose tile turned against the lattice,
     # which reads as no tile in the cell's turn: it is read too (which of the two is
     # given: see read_off_lattice)
-    # (the Tantrix's cells, and the cells held beside them: a board tile under a hand or
-    # read weakly leaves scraps of links that are no loose tile's)
+    # The links of the Tantrix's cells are left out of the patches (closed with them, a
+    # loose tile a few pixels off the board joins the board's patch), and so are those
+    # of the cells held beside them (a board tile under a hand or read weakly leaves
+    # scraps of links that are no loose tile's).  More than MAX_LINK_SPOTS patches: a
+    # print of the cloth's.
     rim = main | frontier(main)
     on_board = [i for i, c in enumerate(occ) if tuple(int(v) for v in c) in rim]
-    board = lat.to_image((occ[on_board].astype(np.float64) @ BASIS.T + shifts[on_board])[:, None]
-                         + lattice.CORNERS).reshape(-1, 6, 2) if on_board else None
-    # (more than MAX_LINK_SPOTS: a print of the cloth's)
-    links = bodies.link_spots(link, size, MAX_LINK_SPOTS, board=list(board) if on_board else None)
+    board = list(lat.to_image((occ[on_board].astype(np.float64) @ BASIS.T + shifts[on_board])[:, None]
+                              + lattice.CORNERS).reshape(-1, 6, 2)) if on_board else None
+    links = bodies.link_spots(link, size, MAX_LINK_SPOTS, board=board)
     found = [hx.centre for hx in blobs]
     places: list[np.ndarray] = []
     spots = bodies.tile_spots(mask, size)
@@ -209,16 +211,17 @@ def hexagons_at(link: np.ndarray, lat: Lattice, centres: np.ndarray,
 def hexagon_samples(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: list[LooseHex]
                    ) -> tuple[np.ndarray, np.ndarray]:
     """Edge (N, 6, 3) and corner (N, 6, 3) samples of the loose hexagons on the decoded
-    image ``full`` (``S``: working → decoded pixels), all at once; sets each ``shift``.
+    image ``full`` (``S``: working → decoded pixels), all at once; sets each ``shift``,
+    and moves the ``H`` and ``centre`` of a place searched again (see below).
 
     The blob's hexagon is rough: it is settled on its links like any lattice cell."""
     Hs = np.array([hx.H for hx in hexes]).reshape(-1, 3, 3)
     shifts = lattice.hexagon_shifts(link, Hs)
-    # a place (not a blob's hexagon) whose links settle at the search's rim lies farther
-    # off the tile's middle (a patch of links is centred on where the links are, not on
-    # the tile): searched again from there, once (video-720p-56's tile 23, its three
-    # links in three corners).  A blob's hexagon is centred on its body: moved so, it
-    # went astray (real-texture-58's tile 33 beside a cloth's dark fleck)
+    # a place (not a blob's hexagon) whose links settle as far as the search reaches lies
+    # farther off the tile's middle (a patch of links is centred on where the links are,
+    # not on the tile): searched again from there, once (video-720p-56's tile 23, its
+    # three links in three corners, 10 px off).  A blob's hexagon is centred on its
+    # body: moved so, real-texture-58's tile 33 went astray
     far = np.nonzero((np.abs(shifts) >= lattice.SEARCH_REACH - 1e-9).any(1)
                      & np.array([hx.spot for hx in hexes], bool))[0]
     if len(far):
