@@ -253,3 +253,18 @@ def test_a_row_and_a_stray_cell_refit_no_wild_lattice(stray, length):
     near = np.array([[q, r] for q in range(-3, 4) for r in (-1, 0, 1)])
     assert np.linalg.norm(fit.centres(near) - true.centres(near), axis=1).max() < 2.0
     assert lattice.fitted_to(lat, cells, np.zeros((len(cells), 2))) is None
+
+
+def test_cell_hexagons_are_the_cells_corners_moved_and_scaled_in_the_image():
+    from vision.lattice import CORNERS
+    lat = Lattice(np.array([[20.0, 3.0, 100.0], [2.0, 18.0, 50.0], [1e-4, 2e-4, 1.0]]))
+    cells = np.array([[0, 0], [2, -1]])
+    shifts = np.array([[0.1, -0.2], [0.0, 0.3]])
+    got = lat.hexagons(cells, shifts, scale=0.8)
+    assert got.shape == (2, 6, 2)
+    for c, s, h in zip(cells, shifts, got):
+        middle = c @ BASIS.T + s
+        assert np.allclose(h, lat.to_image(middle + 0.8 * CORNERS))
+        # the hexagon surrounds its cell's (shifted) centre in the image
+        assert cv2.pointPolygonTest(h.astype(np.float32), tuple(map(float, lat.to_image(middle))), False) > 0
+    assert np.allclose(lat.hexagons(cells)[0], lat.to_image(CORNERS))

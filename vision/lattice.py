@@ -147,6 +147,15 @@ class Lattice:
         """Image centres of cells given as an (N, 2) int array of (q, r)."""
         return self.to_image(np.asarray(cells, np.float64) @ BASIS.T)
 
+    def hexagons(self, cells: np.ndarray, shifts: np.ndarray | None = None,
+                 scale: float = 1.0) -> np.ndarray:
+        """Image corners (N, 6, 2) of the hexagons of ``cells`` (N, 2) (q, r), each moved
+        by its plane ``shifts`` (N, 2) and scaled about its centre by ``scale``."""
+        plane = np.asarray(cells, np.float64).reshape(-1, 2) @ BASIS.T
+        if shifts is not None:
+            plane = plane + np.asarray(shifts, np.float64).reshape(-1, 2)
+        return self.to_image(plane[:, None] + scale * CORNERS)
+
     def cell_at(self, pts: np.ndarray) -> np.ndarray:
         """The cells (N, 2) int whose hexagons contain image points (N, 2) (hex rounding)."""
         return plane_cells(self.to_plane(np.asarray(pts, np.float64).reshape(-1, 2)))

@@ -108,8 +108,7 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
     # print of the cloth's.
     rim = main | frontier(main)
     on_board = [i for i, c in enumerate(occ) if tuple(int(v) for v in c) in rim]
-    board = list(lat.to_image((occ[on_board].astype(np.float64) @ BASIS.T + shifts[on_board])[:, None]
-                              + lattice.CORNERS).reshape(-1, 6, 2)) if on_board else None
+    board = list(lat.hexagons(occ[on_board], shifts[on_board])) if on_board else None
     links = bodies.link_spots(link, size, MAX_LINK_SPOTS, board=board)
     found = [hx.centre for hx in blobs]
     places: list[np.ndarray] = []

@@ -6,7 +6,7 @@ from typing import Any, Iterable
 import cv2
 import numpy as np
 
-from .lattice import BASIS, CORNERS, Lattice
+from .lattice import Lattice
 from .reader import Scene
 
 _GREEN = (60, 200, 60)
@@ -17,8 +17,7 @@ _GREY = (170, 170, 170)
 
 def _poly(img: np.ndarray, lat: Lattice, cell: tuple[int, int], scale: float, colour, thick: int,
           shift=(0.0, 0.0), origin=(0.0, 0.0)) -> None:
-    c = np.asarray(cell, np.float64) @ BASIS.T + np.asarray(shift)
-    pts = lat.to_image(c + CORNERS) / scale + np.asarray(origin)
+    pts = lat.hexagons(np.asarray([cell]), np.asarray([shift]))[0] / scale + np.asarray(origin)
     cv2.polylines(img, [np.round(pts).astype(np.int32)], True, colour, thick, cv2.LINE_AA)
 
 

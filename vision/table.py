@@ -16,7 +16,7 @@ import numpy as np
 from referee.hexgrid import ring
 
 from . import colours
-from .lattice import BASIS, CORNERS, SQ3, Lattice
+from .lattice import BASIS, SQ3, Lattice
 
 MIDDLE = 0.3
 """Radius of the middle disc tested, in cell sizes (centre to corner)."""
@@ -389,8 +389,7 @@ def _hexagons(lat: Lattice, cells: list, shrink: float) -> list[np.ndarray]:
     """The image corners (6, 2) of each of ``cells``' hexagons shrunk to ``shrink``."""
     if not cells:
         return []
-    plane = (np.asarray(cells, np.float64).reshape(-1, 2) @ BASIS.T)[:, None] + shrink * CORNERS
-    return list(lat.to_image(plane.reshape(-1, 2)).reshape(-1, 6, 2))
+    return list(lat.hexagons(np.asarray(cells), scale=shrink))
 
 
 def _filled(polys: list[np.ndarray], corner: tuple[int, int], shape: tuple[int, int]) -> np.ndarray:
