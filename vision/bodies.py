@@ -353,7 +353,7 @@ def link_spots(link: np.ndarray, size: float, most: int | None = None,
 
     ``board``: hexagons (each (6, 2), image px) of the Tantrix's cells, whose links are
     left out: closed with them, a loose tile a few pixels from the board joins the
-    board's patch, too big to be a tile's (video-720p-56's tile 23, beside a corner).
+    board's patch, too big to be a tile's (video-720p-17's loose tiles beside a board of three).
     """
     # closing with a kernel of a tile's size is slow at full size: a tile of about ten
     # pixels across is enough to find tile-sized patches (a pixel there is link when a

@@ -218,9 +218,9 @@ def hexagon_samples(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: li
     shifts = lattice.hexagon_shifts(link, Hs)
     # a place (not a blob's hexagon) whose links settle as far as the search reaches lies
     # farther off the tile's middle (a patch of links is centred on where the links are,
-    # not on the tile): searched again from there, once (video-720p-56's tile 23, its
-    # three links in three corners, 10 px off).  A blob's hexagon is centred on its
-    # body: moved so, real-texture-58's tile 33 went astray
+    # not on the tile): searched again from there, once (video-720p-5: read from a place
+    # a third of a cell off, a loose tile was given as tile 55, wrongly).  A blob's
+    # hexagon is centred on its body: moved so, real-texture-58's tile 33 went astray
     far = np.nonzero((np.abs(shifts) >= lattice.SEARCH_REACH - 1e-9).any(1)
                      & np.array([hx.spot for hx in hexes], bool))[0]
     if len(far):
