@@ -23,3 +23,9 @@ def write_report(name: str, report: Any, markdown: str | None = None, folder: Pa
     if markdown is not None:
         (Path(folder) / f"{name}.md").write_text(markdown)
     return path
+
+
+def markdown_table(header: list[str], rows: list[list[Any]]) -> list[str]:
+    """Lines of a Markdown table: ``header``, its rule, then one line per row of values."""
+    return (["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+            + ["| " + " | ".join(str(v) for v in row) + " |" for row in rows])

@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from bench.datasets import ensure_tier
-from bench.outputs import RESULTS, write_report
+from bench.outputs import RESULTS, markdown_table, write_report
 
 
 def true_homography(tiles: list[dict], scale: float = 1.0) -> np.ndarray | None:
@@ -126,10 +126,10 @@ def markdown(report: dict[str, Any]) -> str:
     t = report["total"]
     lines = [f"# True-lattice colour reads, {report['tier']}", "",
              f"{t['right']} of {t['tiles']} tiles right on the true lattice ({t['right_surely']} surely); "
-             f"the reader: {t['reader_right']} of {t['reader_tiles']} on the images it was run on.", "",
-             "| image | tiles | right (true lattice) | surely | reader |", "|---|---|---|---|---|"]
-    lines += [f"| {r['image']} | {r['tiles']} | {r['right']} | {r['right_surely']} | {r['reader_right']} |"
-              for r in report["images"]]
+             f"the reader: {t['reader_right']} of {t['reader_tiles']} on the images it was run on.", ""]
+    lines += markdown_table(["image", "tiles", "right (true lattice)", "surely", "reader"],
+                            [[r["image"], r["tiles"], r["right"], r["right_surely"], r["reader_right"]]
+                             for r in report["images"]])
     return "\n".join(lines) + "\n"
 
 

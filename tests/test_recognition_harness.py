@@ -268,3 +268,35 @@ def test_true_lattice_reads_the_easy_tiles_and_not_a_lattice_half_a_cell_off(tie
     two["tiles"] = [first] + pair
     moved.with_suffix(".json").write_text(json.dumps(two))
     assert true_lattice.read_true_cells(moved) == {"tiles": 2, "right": 2, "right_surely": 2}
+
+
+def test_placement_bench_renders_the_same_board_placed_sloppily_and_scores_both(tier, tmp_path):
+    # bench.placement_bench: the tier's scene again with its tiles further off their cells
+    import numpy as np
+
+    from bench import placement_bench
+    root, paths = tier
+    index = max(range(len(paths)),
+                key=lambda i: len(json.loads(paths[i].with_suffix(".json").read_text())["tiles"]))
+    tidy = json.loads(paths[index].with_suffix(".json").read_text())
+    sloppy_path = placement_bench.sloppy_photo("easy", index, 0.12, 12.0)
+    assert sloppy_path is not None and sloppy_path.parent.parent == root
+    sloppy = json.loads(sloppy_path.with_suffix(".json").read_text())
+    assert sloppy["render"]["jitter_pos"] >= 0.12 and sloppy["render"]["jitter_deg"] >= 12.0
+    # the same tiles in the same cells, but not in the same places in the photo
+    key = lambda t: (t["q"], t["r"], t["tile"], t["rotation"])  # noqa: E731
+    assert sorted(map(key, tidy["tiles"])) == sorted(map(key, sloppy["tiles"]))
+    moved = [np.linalg.norm(np.subtract(a["pixel"], b["pixel"]))
+             for a, b in zip(sorted(tidy["tiles"], key=key), sorted(sloppy["tiles"], key=key))]
+    assert max(moved) > 2.0
+    # cached: asked again, the photo is not rendered again
+    stamp = sloppy_path.stat().st_mtime_ns
+    assert placement_bench.sloppy_photo("easy", index, 0.12, 12.0).stat().st_mtime_ns == stamp
+    tiles, right = placement_bench.tiles_right(paths[index])
+    assert tiles == len(tidy["tiles"]) and right == tiles
+    assert placement_bench.main(["--count", "0"]) == 2
+    assert placement_bench.main(["--count", "2", "--out", str(tmp_path)]) == 0
+    report = json.loads((tmp_path / "placement-easy.json").read_text())
+    assert report["total"]["tiles"] == sum(r["tiles"] for r in report["images"]) > 0
+    assert 0 <= report["total"]["sloppy_right"] <= report["total"]["sloppy_tiles"]
+    assert (tmp_path / "placement-easy.md").read_text().startswith("# Sloppy placement, easy")
