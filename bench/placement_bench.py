@@ -11,7 +11,7 @@ and ``jitter_deg`` raised to at least ``--jitter`` (standard deviation of each t
 offset, in cell radii) and ``--turn`` (degrees; each tile's turn has half that as its
 standard deviation), and reads both the tier's own photo and the sloppy one.  A tile
 counts as right when number and rotation agree after the boards are aligned
-(``referee.compare.best_alignment``), as in ``bench.recognition``.
+(``bench.recognition.score_image``).
 
 The sloppy photos are cached beside the tier's as ``<tier>-placed-<jitter>-<turn>-v<dataset version>/``.
 Writes ``bench/results/placement-<tier>.json`` (+ ``.md``): per image the tiles and the
@@ -49,16 +49,14 @@ def sloppy_photo(tier: str, index: int, jitter: float, turn: float) -> Path | No
 
 
 def tiles_right(photo: Path) -> tuple[int, int]:
-    """(tiles on the board, tiles the reader gets right) for a rendered photo."""
-    from bench.recognition import _board
-    from referee.compare import best_alignment
+    """(tiles on the board, tiles the reader gets right) for a rendered photo, scored as
+    ``bench.recognition`` scores it (boards aligned, number and rotation agreeing)."""
+    from bench.recognition import score_image
     from vision import read_photo
 
     truth = json.loads(photo.with_suffix(".json").read_text())
-    true_board = _board(truth["tiles"])
-    read = _board(read_photo(str(photo)).to_json()["tiles"])
-    right = best_alignment(true_board, read)[2] if read.tiles else 0
-    return len(true_board.tiles), int(right)
+    row = score_image(truth, read_photo(str(photo)).to_json())
+    return row["truth_tiles"], row["agree"]
 
 
 def run(tier: str, count: int, jitter: float, turn: float, progress: bool = True) -> dict[str, Any]:
@@ -71,13 +69,13 @@ def run(tier: str, count: int, jitter: float, turn: float, progress: bool = True
         sloppy = sloppy_photo(tier, index, jitter, turn)
         if sloppy is None:
             continue
+        # (the same board either way: its tiles are counted once)
         tiles, right = tiles_right(photos[index])
-        sloppy_tiles, sloppy_right = tiles_right(sloppy)
         rows.append({"image": photos[index].name, "tiles": tiles, "right": right,
-                     "sloppy_tiles": sloppy_tiles, "sloppy_right": sloppy_right})
-    total = {k: sum(r[k] for r in rows) for k in ("tiles", "right", "sloppy_tiles", "sloppy_right")}
-    for key, of in (("identity", "tiles"), ("sloppy_identity", "sloppy_tiles")):
-        total[key] = round(100.0 * total[of.replace("tiles", "right")] / total[of], 2) if total[of] else None
+                     "sloppy_right": tiles_right(sloppy)[1]})
+    total = {k: sum(r[k] for r in rows) for k in ("tiles", "right", "sloppy_right")}
+    for key, right in (("identity", "right"), ("sloppy_identity", "sloppy_right")):
+        total[key] = round(100.0 * total[right] / total["tiles"], 2) if total["tiles"] else None
     return {"tier": tier, "count": count, "jitter": jitter, "turn": turn, "images": rows, "total": total}
 
 
@@ -86,7 +84,7 @@ def markdown(report: dict[str, Any]) -> str:
     lines = [f"# Sloppy placement, {report['tier']} 0-{report['count'] - 1}", "",
              f"Tiles placed as the tier places them: {t['right']} of {t['tiles']} right "
              f"({t['identity']} %); offset σ ≥ {report['jitter']} cell radii and turn "
-             f"σ ≥ {report['turn'] / 2:g}°: {t['sloppy_right']} of {t['sloppy_tiles']} right "
+             f"σ ≥ {report['turn'] / 2:g}°: {t['sloppy_right']} of {t['tiles']} right "
              f"({t['sloppy_identity']} %).", ""]
     lines += markdown_table(["image", "tiles", "right", "right, placed sloppily"],
                             [[r["image"], r["tiles"], r["right"], r["sloppy_right"]]
@@ -113,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     report = run(args.tier, args.count, args.jitter, args.turn)
     t = report["total"]
     print(f"{args.tier}: as placed {t['right']}/{t['tiles']} right ({t['identity']} %); "
-          f"placed sloppily {t['sloppy_right']}/{t['sloppy_tiles']} right ({t['sloppy_identity']} %)")
+          f"placed sloppily {t['sloppy_right']}/{t['tiles']} right ({t['sloppy_identity']} %)")
     print("written", write_report(f"placement-{args.tier}", report, markdown(report), args.out))
     return 0
 
