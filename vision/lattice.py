@@ -595,6 +595,19 @@ def hexagon_shifts(link: np.ndarray, Hs: np.ndarray) -> np.ndarray:
     return best + _FINE[_contrast_at(link, Hs, best, _FINE).argmax(1)]
 
 
+def turned_cells(H: np.ndarray, cells: np.ndarray, turns: np.ndarray) -> np.ndarray:
+    """One-cell lattices of ``cells`` (N, 2) of the lattice ``H`` (3, 3), each turned by
+    each of ``turns`` (K,) radians about the cell's centre: (N * K, 3, 3), cell (0, 0) of
+    row ``i * K + j`` being cell ``i`` turned by ``turns[j]`` (for :func:`hexagon_shifts`
+    and ``sampling.sample_hexagons``)."""
+    turns = np.asarray(turns, np.float64)
+    c, s = np.cos(turns), np.sin(turns)
+    T = np.tile(np.eye(3), (len(cells), len(turns), 1, 1))
+    T[..., 0, 0], T[..., 0, 1], T[..., 1, 0], T[..., 1, 1] = c, -s, s, c
+    T[..., :2, 2] = (np.asarray(cells, np.float64) @ BASIS.T)[:, None, :]
+    return (H @ T).reshape(-1, 3, 3)
+
+
 def hexagon_contrast(link: np.ndarray, Hs: np.ndarray) -> np.ndarray:
     """Best :func:`cell_contrast` over the search's shifts of cell (0, 0) of each of N
     one-cell lattices ``Hs`` (N, 3, 3), (N,)."""
