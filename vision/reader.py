@@ -1432,7 +1432,7 @@ TURN_GAIN = 0.15
 """How much better a cell must fit turned than as the lattice holds it to be read turned.
 Three times :data:`acceptance.CLEARLY_BETTER`: the best of four turns, each with its shift
 searched again, gains a little by chance (real-texture-3's tile 22, 1° off: 0.76 → 0.84 at
--10°); the tiles turned 7-12° gain 0.3-0.5 (easy-27 placed sloppily: 0.49 → 0.96)."""
+-10°); the tiles turned 7-12° gained 0.16-0.48 (easy-27 placed sloppily: 0.49 → 0.96)."""
 
 
 def _reread_turned(full: np.ndarray, link: np.ndarray, lat: Lattice, f: float,
