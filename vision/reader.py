@@ -1222,10 +1222,11 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             all_edges = np.concatenate([edges, loose_edges])
             logp = colours.log_probs(all_edges, model)
             readings = _claim_numbers(logp, rounds)
-        moved = _reread_poor(full, lat_full, model, occ, shifts, strong, readings, logp,
+        good, poor = _poor_cells(occ, strong, readings, unveiled)
+        moved = _reread_poor(full, lat_full, model, occ, shifts, strong, good, poor, logp,
                              all_edges, corners, cleared, unveiled, light)
-        moved |= _reread_turned(full, link, lat, f, model, occ, shifts, strong, readings, logp,
-                                all_edges, corners, cleared, unveiled | moved, light)
+        moved |= _reread_turned(full, link, lat, f, model, occ, shifts, good, poor, moved, logp,
+                                all_edges, corners, cleared, light)
         if moved.any():
             edges = all_edges[:len(occ)]
             logp = colours.log_probs(all_edges, model)
@@ -1357,15 +1358,16 @@ def _claim_numbers(logp: np.ndarray, rounds: np.ndarray) -> list:
 
 
 def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ: np.ndarray,
-                 shifts: np.ndarray, strong: np.ndarray, readings: list, logp: np.ndarray,
+                 shifts: np.ndarray, strong: np.ndarray, good: np.ndarray,
+                 poor: np.ndarray | None, logp: np.ndarray,
                  edges: np.ndarray, corners: np.ndarray, cleared: np.ndarray,
                  unveiled: np.ndarray, light: np.ndarray) -> np.ndarray:
     """Read clear cells again where their well-read neighbours put them (at least
     :data:`HELD` of them), as sampled and cleared of glare: cells that read poorly
-    (:func:`fits`, as the reader read them: ``readings`` of the log-probabilities
-    ``logp``, both of ``edges`` whose first N rows are the cells') where their own links
-    put them, and cells whose own shift strays :data:`ASTRAY` or more from the
-    neighbours'.  A way that fits clearly better (:data:`acceptance.CLEARLY_BETTER`) replaces the
+    (``poor``, of :func:`_poor_cells`, which also gives the cells read well, ``good``;
+    ``logp``: the log-probabilities of ``edges``, whose first N rows are the cells') where
+    their own links put them, and cells whose own shift strays :data:`ASTRAY` or more from
+    the neighbours'.  A way that fits clearly better (:data:`acceptance.CLEARLY_BETTER`) replaces the
     cell's samples, shift and corners in place.  Returns which cells were moved so, (N,) bool: such a
     cell is given only if it then reads clearly and not as its next-best number, and is
     unreadable otherwise.
@@ -1376,7 +1378,6 @@ def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ
     the good ones: the lattice itself is off then (hard-171).
     """
     moved = np.zeros(len(occ), bool)
-    good, poor = _poor_cells(occ, strong, readings, unveiled)
     if poor is None:
         return moved
     # cells read well but far from where their neighbours put them are read there too
@@ -1437,21 +1438,20 @@ searched again, gains a little by chance (real-texture-3's tile 22, 1° off: 0.7
 
 def _reread_turned(full: np.ndarray, link: np.ndarray, lat: Lattice, f: float,
                    model: colours.ColourModel, occ: np.ndarray, shifts: np.ndarray,
-                   strong: np.ndarray, readings: list, logp: np.ndarray, edges: np.ndarray,
-                   corners: np.ndarray, cleared: np.ndarray, unveiled: np.ndarray,
-                   light: np.ndarray) -> np.ndarray:
+                   good: np.ndarray, poor: np.ndarray | None, done: np.ndarray,
+                   logp: np.ndarray, edges: np.ndarray, corners: np.ndarray,
+                   cleared: np.ndarray, light: np.ndarray) -> np.ndarray:
     """Read clear cells that read poorly, held by :data:`HELD` well-read neighbours,
     again turned by each of :data:`TURNS` about their centres, each turn's shift searched
     again on the link image ``link`` (``lat``'s pixels; ``f``: ``full``'s pixels per link
     pixel).  A turn that fits :data:`TURN_GAIN` better and reads clearly
     (:func:`acceptance.fits`) replaces the cell's samples, shift and corners in place, as
-    :func:`_reread_poor` does; the arguments are its own (``unveiled``: cells already
-    read again, left alone).  Returns which cells were read turned, (N,) bool."""
+    :func:`_reread_poor` does, whose arguments these are (``done``: the cells it moved,
+    left alone).  Returns which cells were read turned, (N,) bool."""
     moved = np.zeros(len(occ), bool)
-    good, poor = _poor_cells(occ, strong, readings, unveiled)
-    if poor is None or len(poor) == 0:
+    if poor is None:
         return moved
-    poor = _held_by(occ, good, poor)
+    poor = _held_by(occ, good, poor[~done[poor]])
     if len(poor) == 0:
         return moved
     fit0 = np.array([r.fit for r in identify.identify(logp[poor], unique=False)])
