@@ -212,7 +212,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{s['covered_unreadable']}; perfect but for covered tiles "
                   f"{s['perfect_uncovered_rate']}; loose tiles named right {s['loose_right']} of "
                   f"{s['loose_tiles']}; unreadable cells "
-                  f"{s['unreadable_cells']}, {s['unreadable_empty']} of them on no tile", flush=True)
+                  f"{s['unreadable_cells']}, {s['unreadable_empty']} of them on no tile; uncovered "
+                  f"tiles not read right: " + ", ".join(f"{k} {v}" for k, v in s["uncovered_misses"].items()),
+                  flush=True)
     if not args.no_speed:
         out["speed"]["12mp_56_tiles"] = s12 = speed_12mp()
         print(f"12 Mpx, 56 tiles: median {s12['median_seconds']} s (target ≤ 0.5 s); "

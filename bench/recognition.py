@@ -210,24 +210,62 @@ def _unreadable_cells(truth: dict, read: dict) -> tuple[int, int]:
     return len(cells), empty
 
 
-def _covered_outcomes(truth: dict, tb: Board, rb: Board, steps: int, offset: tuple[int, int],
-                      unreadable: list | None = None) -> dict[str, int]:
-    """Covered true tiles, and how many of them the aligned read got right or wrong (a
-    different tile or rotation in that cell: a guess) or reported unreadable (the read's
-    ``unreadable`` cells, turned and shifted as its tiles are); the rest were not given."""
-    covered = {(o["q"], o["r"]) for o in truth.get("occluded", [])
-               if o.get("fraction", 0) >= COVERED}
-    covered &= set(tb.tiles)
-    placed = {(q + offset[0], r + offset[1]): p for (q, r), p in turned(rb, steps).items()}
-    right = sum(1 for c in covered if placed.get(c) == tb.tiles[c])
-    wrong = sum(1 for c in covered if c in placed and placed[c] != tb.tiles[c])
+def _aligned(read_board: Board, steps: int, offset: tuple[int, int], unreadable: list | None
+             ) -> tuple[dict, set]:
+    """The read's placements and its ``unreadable`` cells, turned and shifted onto the
+    truth's cells as :func:`referee.compare.best_alignment` found."""
+    placed = {(q + offset[0], r + offset[1]): p for (q, r), p in turned(read_board, steps).items()}
     flagged = set()
     for u in unreadable or []:
         if isinstance(u, dict) and isinstance(u.get("q"), int) and isinstance(u.get("r"), int):
             q, r = rotate_cell((u["q"], u["r"]), steps)
             flagged.add((q + offset[0], r + offset[1]))
+    return placed, flagged - set(placed)
+
+
+def tile_misses(truth: dict, read: dict, tb: Board, placed: dict, flagged: set
+                ) -> list[dict[str, Any]]:
+    """Each true board tile the aligned read did not give right, with what became of it:
+    ``wrong`` (another tile or rotation in its cell; ``read`` = [tile, rotation]),
+    ``unreadable`` (reported an unreadable cell), ``loose`` (given as a loose tile within
+    :data:`MATCH` widths of it; ``read`` = [tile]) or ``missing``; ``covered`` is the share
+    of its face a hand or object hides, ``width`` its width in pixels."""
+    hidden = {(o["q"], o["r"]): float(o.get("fraction", 0)) for o in truth.get("occluded", [])}
+    loose = [(t["pixel"], t.get("tile")) for t in read.get("loose") or []
+             if isinstance(t, dict) and isinstance(t.get("pixel"), (list, tuple))]
+    out = []
+    for t in truth["tiles"]:
+        cell = (t["q"], t["r"])
+        got, want = placed.get(cell), tb.tiles.get(cell)
+        if got == want:
+            continue
+        w = _width(t["corners"])
+        miss: dict[str, Any] = {"tile": t["tile"], "q": cell[0], "r": cell[1],
+                                "covered": round(hidden.get(cell, 0.0), 2), "width": round(w, 1)}
+        near = sorted((math.dist(t["pixel"], p), n) for p, n in loose if math.dist(t["pixel"], p) < MATCH * w)
+        if got is not None:
+            miss.update(outcome="wrong", read=[got.tile, got.rotation])
+        elif cell in flagged:
+            miss["outcome"] = "unreadable"
+        elif near:
+            miss.update(outcome="loose", read=[near[0][1]])
+        else:
+            miss["outcome"] = "missing"
+        out.append(miss)
+    return out
+
+
+def _covered_outcomes(truth: dict, tb: Board, placed: dict, flagged: set) -> dict[str, int]:
+    """Covered true tiles, and how many of them the aligned read (``placed``, ``flagged``:
+    :func:`_aligned`) got right or wrong (a different tile or rotation in that cell: a
+    guess) or reported unreadable; the rest were not given."""
+    covered = {(o["q"], o["r"]) for o in truth.get("occluded", [])
+               if o.get("fraction", 0) >= COVERED}
+    covered &= set(tb.tiles)
+    right = sum(1 for c in covered if placed.get(c) == tb.tiles[c])
+    wrong = sum(1 for c in covered if c in placed and placed[c] != tb.tiles[c])
     return {"covered": len(covered), "covered_right": right, "covered_wrong": wrong,
-            "covered_unreadable": len(covered & flagged - set(placed))}
+            "covered_unreadable": len(covered & flagged)}
 
 
 def _invented(truth: dict, read: dict) -> int:
@@ -262,6 +300,7 @@ def score_image(truth: dict, read: dict | None) -> dict[str, Any]:
     steps, offset, agree = 0, (0, 0), 0
     if tb.tiles and rb.tiles:
         steps, offset, agree = best_alignment(tb, rb)
+    placed, flagged = _aligned(rb, steps, offset, read.get("unreadable"))
     inter, union = occupancy_overlap(tb, rb)
     tp, dets, wanted = _detections(truth, read)
     unread, unread_empty = _unreadable_cells(truth, read)
@@ -273,7 +312,8 @@ def score_image(truth: dict, read: dict | None) -> dict[str, Any]:
         "perfect": bool(same_position(tb, rb)),
         "unreadable": unread, "unreadable_empty": unread_empty,
         "loose_tiles": loose, "loose_right": loose_right, "invented": _invented(truth, read),
-        **_covered_outcomes(truth, tb, rb, steps, offset, read.get("unreadable")),
+        **_covered_outcomes(truth, tb, placed, flagged),
+        "misses": tile_misses(truth, read, tb, placed, flagged),
     }
     # perfect but for covered tiles: every tile given is right and every tile no hand or
     # object covers is given (a covered tile may be left out or reported unreadable)
@@ -320,6 +360,8 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
         "covered_right": sum(r.get("covered_right", 0) for r in rows),
         "covered_wrong": sum(r.get("covered_wrong", 0) for r in rows),
         "covered_unreadable": sum(r["covered_unreadable"] for r in rows),
+        # what became of the uncovered tiles not read right (see tile_misses)
+        "uncovered_misses": _miss_counts(rows),
         # loose tiles beside the Tantrix found and named by the right number
         "loose_tiles": sum(r.get("loose_tiles", 0) for r in rows),
         "loose_right": ratio(sum(r.get("loose_right", 0) for r in rows),
@@ -376,6 +418,43 @@ def run(tier: str, reader_spec: str, count: int | None = None, progress: bool = 
             "breakdown": breakdown, "images": rows}
 
 
+OUTCOMES = ("wrong", "unreadable", "loose", "missing")
+"""What :func:`tile_misses` says became of a true tile not read right."""
+
+
+def _miss_counts(rows: list[dict]) -> dict[str, int]:
+    """Uncovered true tiles not read right, by outcome, over per-image rows."""
+    counts = dict.fromkeys(OUTCOMES, 0)
+    for r in rows:
+        for m in r.get("misses", []):
+            if m["covered"] < COVERED:
+                counts[m["outcome"]] += 1
+    return counts
+
+
+def misses_text(report: dict[str, Any]) -> str:
+    """One line per image with a true tile not read right: each such tile as
+    ``number@q,r outcome`` (what it was read as, ``covered N %`` when a hand or object
+    hides part of it), the image's tile width and tilt; covered tiles last."""
+    lines = []
+    for row in report["images"]:
+        misses = sorted(row.get("misses", []), key=lambda m: (m["covered"] >= COVERED, m["tile"]))
+        if not misses:
+            continue
+        parts = []
+        for m in misses:
+            part = f"{m['tile']}@{m['q']},{m['r']} {m['outcome']}"
+            if m.get("read"):
+                part += " as " + "/".join(str(v) for v in m["read"])
+            if m["covered"] >= COVERED:
+                part += f" (covered {m['covered']:.0%})"
+            parts.append(part)
+        c = row.get("conditions", {})
+        lines.append(f"{row['image']} [{c.get('size', '?')}, tilt {c.get('tilt', '?')}, "
+                     f"{c.get('table', '?')}]: " + "; ".join(parts))
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
 def _pct(v) -> str:
     return "–" if v is None else f"{100 * v:.1f} %"
 
@@ -395,6 +474,8 @@ def markdown(report: dict[str, Any]) -> str:
              f"| covered tiles (≥ {COVERED:.0%} hidden): read right / guessed wrong / reported unreadable | "
              f"{s.get('covered_tiles', 0)}: {s.get('covered_right', 0)} / {s.get('covered_wrong', 0)} / "
              f"{s.get('covered_unreadable', 0)} |",
+             "| uncovered tiles not read right: wrong / unreadable / loose / missing | "
+             + " / ".join(str(s.get("uncovered_misses", {}).get(k, 0)) for k in OUTCOMES) + " |",
              f"| unreadable cells reported: where no tile lies | "
              f"{s.get('unreadable_cells', 0)}: {s.get('unreadable_empty', 0)} |",
              f"| position accuracy | {_pct(s['position_accuracy'])} |",
@@ -430,10 +511,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="module:function, 'tantrix' (the command), 'oracle' or 'degraded-oracle'")
     ap.add_argument("--count", type=int, default=None, help="first N images of the tier only")
     ap.add_argument("--out", type=Path, default=RESULTS, help="results directory")
+    ap.add_argument("--misses", action="store_true",
+                    help="also list, per image, every true tile not read right and what became of it")
     a = ap.parse_args(argv)
     report = run(a.tier, a.reader, a.count)
     path = write(report, a.out)
     print(markdown(report))
+    if a.misses:
+        print(misses_text(report) or "no tile missed\n")
     print(f"written {path}", file=sys.stderr)
     return 0
 

@@ -164,6 +164,30 @@ def test_a_board_perfect_but_for_a_covered_tile_reported_unreadable(tier):
     assert summary["covered_unreadable"] == 1
 
 
+def test_misses_say_what_became_of_each_tile_not_read_right(tier):
+    _, paths = tier
+    truth = next(t for t in (json.loads(p.with_suffix(".json").read_text()) for p in paths)
+                 if len(t["tiles"]) >= 6)
+    truth = copy.deepcopy(truth)
+    a, b, c, d = truth["tiles"][:4]
+    truth["occluded"] = [{"q": d["q"], "r": d["r"], "tile": d["tile"], "fraction": 0.4}]
+    read = {"tiles": copy.deepcopy(truth["tiles"][4:]) + [dict(a, rotation=(a["rotation"] + 1) % 6)],
+            "unreadable": [{"q": b["q"], "r": b["r"], "pixel": b["pixel"]}],
+            "loose": [{"tile": c["tile"], "rotation": 0, "pixel": [c["pixel"][0] + 2, c["pixel"][1]]}]}
+    s = recognition.score_image(truth, read)
+    got = {m["tile"]: (m["outcome"], m.get("read"), m["covered"]) for m in s["misses"]}
+    assert got == {a["tile"]: ("wrong", [a["tile"], (a["rotation"] + 1) % 6], 0.0),
+                   b["tile"]: ("unreadable", None, 0.0),
+                   c["tile"]: ("loose", [c["tile"]], 0.0),
+                   d["tile"]: ("missing", None, 0.4)}
+    summary = recognition.summarise([dict(s, seconds=0.1)])
+    assert summary["uncovered_misses"] == {"wrong": 1, "unreadable": 1, "loose": 1, "missing": 0}
+    text = recognition.misses_text({"images": [dict(s, image="x.jpg", conditions={})]})
+    assert text.count(";") == 3 and "(covered 40%)" in text
+    # a perfect read misses nothing
+    assert recognition.score_image(truth, {"tiles": truth["tiles"]})["misses"] == []
+
+
 def test_unreadable_cells_on_no_tile_are_counted(tier):
     # the first tile reported unreadable (rightly), plus a cell on the bare table
     truth = _truth(tier)
