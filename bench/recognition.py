@@ -165,9 +165,28 @@ def _pixels(items: list) -> list:
             if isinstance(t, dict) and isinstance(t.get("pixel"), (list, tuple))]
 
 
+def _hidden_shares(truth: dict) -> dict[tuple[int, int], float]:
+    """Share of each true tile's top face a hand or object hides, by cell (the renderer's
+    ``occluded`` fractions; tiles not listed hide nothing)."""
+    return {(o["q"], o["r"]): float(o.get("fraction", 0)) for o in truth.get("occluded", [])}
+
+
+def _loose_read(read: dict) -> list[tuple[list, Any]]:
+    """(pixel, tile number) of each of a reader's loose tiles that gives a pixel."""
+    return [(t["pixel"], t.get("tile")) for t in read.get("loose") or []
+            if isinstance(t, dict) and isinstance(t.get("pixel"), (list, tuple))]
+
+
+def _nearest_loose(pixel: list, width: float, got: list[tuple[list, Any]]) -> tuple[float, Any] | None:
+    """(distance, number) of the reader's loose tile (``got``: :func:`_loose_read`) nearest
+    to a true tile at ``pixel`` of ``width`` px, if one lies within :data:`MATCH` widths."""
+    near = [(math.dist(pixel, q), n) for q, n in got if math.dist(pixel, q) < MATCH * width]
+    return min(near) if near else None
+
+
 def _detections(truth: dict, read: dict) -> tuple[int, int, int]:
     """(true positives, reader detections counted, true tiles wanted)."""
-    hidden = {(o["q"], o["r"]) for o in truth.get("occluded", []) if o.get("fraction", 0) > 0.5}
+    hidden = {c for c, f in _hidden_shares(truth).items() if f > 0.5}
     objs = [(t["pixel"], (t["q"], t["r"]) in hidden, t["corners"]) for t in truth["tiles"]]
     objs += [(t["pixel"], False, t["corners"]) for t in truth.get("loose", [])]
     ignore = [t["pixel"] for t in truth.get("face_down", [])]
@@ -230,9 +249,8 @@ def tile_misses(truth: dict, read: dict, tb: Board, placed: dict, flagged: set
     ``unreadable`` (reported an unreadable cell), ``loose`` (given as a loose tile within
     :data:`MATCH` widths of it; ``read`` = [tile]) or ``missing``; ``covered`` is the share
     of its face a hand or object hides, ``width`` its width in pixels."""
-    hidden = {(o["q"], o["r"]): float(o.get("fraction", 0)) for o in truth.get("occluded", [])}
-    loose = [(t["pixel"], t.get("tile")) for t in read.get("loose") or []
-             if isinstance(t, dict) and isinstance(t.get("pixel"), (list, tuple))]
+    hidden = _hidden_shares(truth)
+    loose = _loose_read(read)
     out = []
     for t in truth["tiles"]:
         cell = (t["q"], t["r"])
@@ -242,13 +260,13 @@ def tile_misses(truth: dict, read: dict, tb: Board, placed: dict, flagged: set
         w = _width(t["corners"])
         miss: dict[str, Any] = {"tile": t["tile"], "q": cell[0], "r": cell[1],
                                 "covered": round(hidden.get(cell, 0.0), 2), "width": round(w, 1)}
-        near = sorted((math.dist(t["pixel"], p), n) for p, n in loose if math.dist(t["pixel"], p) < MATCH * w)
+        near = _nearest_loose(t["pixel"], w, loose)
         if got is not None:
             miss.update(outcome="wrong", read=[got.tile, got.rotation])
         elif cell in flagged:
             miss["outcome"] = "unreadable"
         elif near:
-            miss.update(outcome="loose", read=[near[0][1]])
+            miss.update(outcome="loose", read=[near[1]])
         else:
             miss["outcome"] = "missing"
         out.append(miss)
@@ -259,9 +277,7 @@ def _covered_outcomes(truth: dict, tb: Board, placed: dict, flagged: set) -> dic
     """Covered true tiles, and how many of them the aligned read (``placed``, ``flagged``:
     :func:`_aligned`) got right or wrong (a different tile or rotation in that cell: a
     guess) or reported unreadable; the rest were not given."""
-    covered = {(o["q"], o["r"]) for o in truth.get("occluded", [])
-               if o.get("fraction", 0) >= COVERED}
-    covered &= set(tb.tiles)
+    covered = {c for c, f in _hidden_shares(truth).items() if f >= COVERED} & set(tb.tiles)
     right = sum(1 for c in covered if placed.get(c) == tb.tiles[c])
     wrong = sum(1 for c in covered if c in placed and placed[c] != tb.tiles[c])
     return {"covered": len(covered), "covered_right": right, "covered_wrong": wrong,
@@ -284,12 +300,11 @@ def _loose_numbers(truth: dict, read: dict) -> tuple[int, int]:
     names by the right number).  A loose tile's rotation is not scored: it lies on no
     lattice, so the two sides need not count its turn from the same edge."""
     objs = [(t["pixel"], t["tile"], _width(t["corners"])) for t in truth.get("loose", [])]
-    got = [(t["pixel"], t.get("tile")) for t in read.get("loose") or []
-           if isinstance(t, dict) and isinstance(t.get("pixel"), (list, tuple))]
+    got = _loose_read(read)
     right = 0
     for p, tile, w in objs:
-        near = [(math.dist(p, q), n) for q, n in got if math.dist(p, q) < MATCH * w]
-        right += bool(near) and min(near)[1] == tile
+        near = _nearest_loose(p, w, got)
+        right += near is not None and near[1] == tile
     return len(objs), right
 
 
@@ -433,9 +448,10 @@ def _miss_counts(rows: list[dict]) -> dict[str, int]:
 
 
 def misses_text(report: dict[str, Any]) -> str:
-    """One line per image with a true tile not read right: each such tile as
-    ``number@q,r outcome`` (what it was read as, ``covered N %`` when a hand or object
-    hides part of it), the image's tile width and tilt; covered tiles last."""
+    """One line per image with a true tile not read right, after the image's size, tilt
+    and table bins: each such tile as ``number@q,r outcome``, with ``as tile/rotation``
+    (``as tile`` for a loose one) when it was read as something and ``(covered N%)`` when
+    a hand or object hides part of it; uncovered tiles first."""
     lines = []
     for row in report["images"]:
         misses = sorted(row.get("misses", []), key=lambda m: (m["covered"] >= COVERED, m["tile"]))
