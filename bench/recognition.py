@@ -397,13 +397,14 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
     }
 
 
-def run(tier: str, reader_spec: str, count: int | None = None, progress: bool = True
-        ) -> dict[str, Any]:
-    """Benchmark ``reader_spec`` on the first ``count`` images of ``tier``; return the report."""
+def run(tier: str, reader_spec: str, count: int | None = None, progress: bool = True,
+        start: int = 0) -> dict[str, Any]:
+    """Benchmark ``reader_spec`` on ``count`` images of ``tier`` (all when ``None``) from
+    image number ``start`` on; return the report."""
     from tqdm import tqdm
 
     from bench.datasets import ensure_tier
-    photos = ensure_tier(tier, count, progress=progress)
+    photos = ensure_tier(tier, None if count is None else start + count, progress=progress)[start:]
     reader = load_reader(reader_spec)
     rows = []
     for photo in tqdm(photos, desc=f"reading {tier}", unit="img", file=sys.stderr, disable=not progress):
@@ -428,7 +429,7 @@ def run(tier: str, reader_spec: str, count: int | None = None, progress: bool = 
             bins.setdefault(r["conditions"][key], []).append(r)
         breakdown[key] = {b: summarise(v) for b, v in sorted(bins.items())}
     from bench.datasets import VERSION
-    return {"tier": tier, "reader": reader_spec, "dataset_version": VERSION,
+    return {"tier": tier, "reader": reader_spec, "dataset_version": VERSION, "start": start,
             "summary": summarise(rows),
             "breakdown": breakdown, "images": rows}
 
@@ -475,12 +476,18 @@ def _pct(v) -> str:
     return "–" if v is None else f"{100 * v:.1f} %"
 
 
+def _range(report: dict[str, Any]) -> str:
+    """`` from image N`` when a report did not start at the tier's first image."""
+    start = report.get("start", 0)
+    return f" from image {start}" if start else ""
+
+
 def markdown(report: dict[str, Any]) -> str:
     """The report as Markdown tables."""
     s = report["summary"]
     lines = [f"### Recognition: tier `{report['tier']}`, reader `{report['reader']}`", "",
              "| figure | value |", "|---|---|",
-             f"| images (tiles) | {s['images']} ({s['tiles']}) |",
+             f"| images (tiles) | {s['images']} ({s['tiles']}){_range(report)} |",
              f"| detection precision | {_pct(s['detection_precision'])} |",
              f"| detection recall | {_pct(s['detection_recall'])} |",
              f"| tile identity accuracy (number + rotation) | {_pct(s['identity_accuracy'])} |",
@@ -525,12 +532,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tier", default="easy", choices=TIERS)
     ap.add_argument("--reader", default="tantrix",
                     help="module:function, 'tantrix' (the command), 'oracle' or 'degraded-oracle'")
-    ap.add_argument("--count", type=int, default=None, help="first N images of the tier only")
+    ap.add_argument("--count", type=int, default=None, help="N images of the tier only")
+    ap.add_argument("--start", type=int, default=0,
+                    help="first image number read (default 0): --start 60 --count 40 reads 60-99")
     ap.add_argument("--out", type=Path, default=RESULTS, help="results directory")
     ap.add_argument("--misses", action="store_true",
                     help="also list, per image, every true tile not read right and what became of it")
     a = ap.parse_args(argv)
-    report = run(a.tier, a.reader, a.count)
+    if a.start < 0 or (a.count is not None and a.count < 1):
+        print("python -m bench.recognition: --start must be 0 or more and --count 1 or more",
+              file=sys.stderr)
+        return 2
+    report = run(a.tier, a.reader, a.count, start=a.start)
     path = write(report, a.out)
     print(markdown(report))
     if a.misses:

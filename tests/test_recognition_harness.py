@@ -53,6 +53,21 @@ def test_oracle_scores_100_percent(tier, tmp_path):
     assert "tile identity accuracy" in md and "| tilt |" in md
 
 
+def test_start_reads_later_images_only(tier):
+    report = recognition.run("easy", "oracle", 2, progress=False, start=1)
+    assert [r["image"] for r in report["images"]] == ["0001.jpg", "0002.jpg"]
+    assert report["start"] == 1 and report["summary"]["images"] == 2
+    assert "| images (tiles) | 2 (" in recognition.markdown(report)
+    assert "from image 1 |" in recognition.markdown(report)
+    assert "from image" not in recognition.markdown(recognition.run("easy", "oracle", 1, progress=False))
+
+
+def test_bad_start_or_count_exits_2(capsys):
+    assert recognition.main(["--start", "-1"]) == 2
+    assert recognition.main(["--count", "0"]) == 2
+    assert "--start must be 0 or more" in capsys.readouterr().err
+
+
 def _truth(tier):
     _, paths = tier
     for p in paths:
