@@ -187,3 +187,36 @@ def test_a_cell_read_poorly_yields_its_number_to_one_read_cleanly():
     sure = identify(np.stack([_logp(rotated_edges(n, 0)), clean]), first=first,
                     yield_if=(0.75, 0.9))
     assert (sure[0].tile, sure[0].rotation) == (n, 0) and sure[1].fit == 0.0
+
+
+def test_a_cell_reading_a_number_nearly_cleanly_and_better_than_its_holder_takes_it():
+    # hard-48 (20 px tiles): a faint cell read tile 28 at fit 0.898, confidence 0.988 (just
+    # short of clean); the clear cell beside it, whose tile is 29, read 28 as its best at
+    # 0.84 / 0.77 and, claiming first, kept it: one tile wrong and one unreadable.
+    n, other = sorted(TILES)[0], sorted(TILES)[1]
+    near = _logp(rotated_edges(n, 2), sure=0.88)             # fit 0.88: not clean
+    holder = np.log(0.8 * np.exp(_logp(rotated_edges(n, 0), sure=0.95))
+                    + 0.2 * np.exp(_logp(rotated_edges(other, 3), sure=0.95)))
+    first = np.array([0, 1])
+    alone = identify(holder[None])[0]
+    assert alone.tile == n and alone.fit < 0.88 and alone.confidence < 0.9
+    got = identify(np.stack([holder, near]), first=first, yield_if=(0.75, 0.9))
+    assert (got[1].tile, got[1].rotation) == (n, 2) and got[1].fit == 0.88
+    assert got[0].tile != n
+    # a cell reading it less well than nearly cleanly does not take it
+    weak = _logp(rotated_edges(n, 2), sure=0.8)
+    got = identify(np.stack([holder, weak]), first=first, yield_if=(0.75, 0.9))
+    assert got[0].tile == n and got[1].fit == 0.0
+    # nor does it take a number its holder was pushed to (its own best read surely elsewhere)
+    m = sorted(TILES)[10]
+    pushed = np.log(0.55 * np.exp(_logp(rotated_edges(m, 2), sure=0.95))
+                    + 0.45 * np.exp(_logp(rotated_edges(n, 0), sure=0.95)))
+    rounds = np.array([0, 0, 1])
+    got = identify(np.stack([_logp(rotated_edges(m, 4)), pushed, near]), first=rounds,
+                   yield_if=(0.75, 0.9))
+    assert got[0].tile == m and got[1].tile == n and got[1].pushed
+    assert got[1].fit < 0.88 and got[1].confidence < 0.9 and got[2].fit == 0.0
+    # (a cell reading it cleanly does)
+    got = identify(np.stack([_logp(rotated_edges(m, 4)), pushed, _logp(rotated_edges(n, 2))]),
+                   first=rounds, yield_if=(0.75, 0.9))
+    assert (got[2].tile, got[2].rotation) == (n, 2) and got[1].tile != n

@@ -52,6 +52,15 @@ CLEAN_CONFIDENCE = 0.95
 """A reading with this fit and confidence showed every edge clearly (:func:`clean`)."""
 
 
+NEARLY_CLEAN_FIT = 0.85
+"""A cell reading a tile number this well (and :data:`CLEAN_CONFIDENCE`), and better on
+both counts than the earlier-round cell holding it as its own best number, also takes it
+(:func:`_yielding`): of two cells that both read tile N, the one that reads it better is
+it (hard-48, 20 px tiles: a faint cell read tile 28 at fit 0.898 and confidence 0.988;
+the clear cell beside it, whose tile is 29, held 28 at 0.84 and 0.77 and was read wrong
+while the faint one was left without a number)."""
+
+
 def clean(rd: Reading) -> bool:
     """Does a reading show every edge clearly?  Such a tile stands even with glare on half
     its corners, and a lone one needs no second look."""
@@ -136,8 +145,9 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
     lattice; a cloth of coloured dots can put more such cells there than there are
     numbers, and claiming first they left the tiles read faintly without one).
     ``yield_if`` = (fit, confidence): a cell left without the number its colours fit
-    cleanly (:func:`clean`) takes it from a cell of an earlier round that holds it read
-    under that fit or that confidence, which then claims after it (see :func:`_yielding`).
+    cleanly (:func:`clean`; or nearly, read better than its holder reads it as its own
+    best) takes it from a cell of an earlier round that holds it read under that fit or
+    that confidence, which then claims after it (see :func:`_yielding`).
     """
     n = logp.shape[0]
     if n == 0:
@@ -194,8 +204,9 @@ def identify(logp: np.ndarray, unique: bool = True, first: np.ndarray | None = N
 def _yielding(given: list, logp: np.ndarray, best: np.ndarray, best_rot: np.ndarray,
               lse: np.ndarray, own: np.ndarray, own_fit: np.ndarray, own_conf: np.ndarray,
               rounds: np.ndarray, bar: tuple[float, float]) -> np.ndarray | None:
-    """The claiming rounds (N,) again, when cells that fit a number cleanly were left
-    without it by cells of earlier rounds holding it under ``bar`` = (fit, confidence);
+    """The claiming rounds (N,) again, when cells that fit a number cleanly (or nearly,
+    :data:`NEARLY_CLEAN_FIT`) were left without it by cells of earlier rounds holding it
+    under ``bar`` = (fit, confidence);
     each such holder then claims in the round after the clean cell's.  ``None`` when there
     are none.  ``given``: :func:`_assign`'s answer on ``rounds``; ``best``, ``best_rot``
     (N, 56), ``lse`` (N,): the cells' best score and rotation per number and the log-sum
@@ -212,13 +223,20 @@ def _yielding(given: list, logp: np.ndarray, best: np.ndarray, best_rot: np.ndar
         choice[rows] = cols
     holder = {int(c): int(r) for r, c in enumerate(choice) if c >= 0}
     later = rounds.copy()
-    for r in np.nonzero(_clean(own_fit, own_conf) & (choice != own))[0]:
+    clean = _clean(own_fit, own_conf)
+    nearly = (own_fit >= NEARLY_CLEAN_FIT) & (own_conf >= CLEAN_CONFIDENCE)
+    for r in np.nonzero((clean | nearly) & (choice != own))[0]:
         h = holder.get(int(own[r]))
         if h is None or rounds[h] >= rounds[r]:
             continue
         c = choice[h]
         fit = edge_fit(logp[h:h + 1], np.array([c]), best_rot[h:h + 1, c])[0]
         conf = np.exp(best[h, c] - lse[h])
+        if not clean[r] and not (own[h] == c and own_fit[r] > fit and own_conf[r] > conf):
+            # (nearly clean: only against a holder of its own best number, read worse; a
+            # holder pushed to this number is no rival reading of it, and a tile-sized
+            # spot on hard-11's floral cloth took one's number so, as an invented tile)
+            continue
         if fit < bar[0] or conf < bar[1]:
             later[h] = max(later[h], rounds[r] + 1)
     return None if (later == rounds).all() else later
