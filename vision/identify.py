@@ -67,9 +67,11 @@ def clean(rd: Reading) -> bool:
     return bool(_clean(rd.fit, rd.confidence))
 
 
-def _clean(fit: np.ndarray | float, confidence: np.ndarray | float) -> np.ndarray | bool:
-    """:func:`clean` of fits and confidences, elementwise."""
-    return (fit >= CLEAN_FIT) & (confidence >= CLEAN_CONFIDENCE)
+def _clean(fit: np.ndarray | float, confidence: np.ndarray | float, least_fit: float = CLEAN_FIT
+           ) -> np.ndarray | bool:
+    """:func:`clean` of fits and confidences, elementwise (nearly clean with ``least_fit``
+    :data:`NEARLY_CLEAN_FIT`)."""
+    return (fit >= least_fit) & (confidence >= CLEAN_CONFIDENCE)
 
 
 _EDGE_CLASS = (np.arange(6)[:, None] * 5 + CANDIDATES.reshape(-1, 6).T)
@@ -206,12 +208,11 @@ def _yielding(given: list, logp: np.ndarray, best: np.ndarray, best_rot: np.ndar
               rounds: np.ndarray, bar: tuple[float, float]) -> np.ndarray | None:
     """The claiming rounds (N,) again, when cells that fit a number cleanly (or nearly,
     :data:`NEARLY_CLEAN_FIT`) were left without it by cells of earlier rounds holding it
-    under ``bar`` = (fit, confidence);
-    each such holder then claims in the round after the clean cell's.  ``None`` when there
-    are none.  ``given``: :func:`_assign`'s answer on ``rounds``; ``best``, ``best_rot``
-    (N, 56), ``lse`` (N,): the cells' best score and rotation per number and the log-sum
-    of all their scores; ``own`` (N,) each cell's best number (index), ``own_fit`` and
-    ``own_conf`` its reading of it.
+    under ``bar`` = (fit, confidence); each such holder then claims in the round after the
+    clean cell's.  ``None`` when there are none.  ``given``: :func:`_assign`'s answer on
+    ``rounds``; ``best``, ``best_rot`` (N, 56), ``lse`` (N,): the cells' best score and
+    rotation per number and the log-sum of all their scores; ``own`` (N,) each cell's best
+    number (index), ``own_fit`` and ``own_conf`` its reading of it.
 
     The rounds let the board's clear cells claim before faint cells and loose tiles; but
     a board cell read poorly (a tile under a hand, at fit 0.59) took tile 50's number from
@@ -224,8 +225,8 @@ def _yielding(given: list, logp: np.ndarray, best: np.ndarray, best_rot: np.ndar
     holder = {int(c): int(r) for r, c in enumerate(choice) if c >= 0}
     later = rounds.copy()
     clean = _clean(own_fit, own_conf)
-    nearly = (own_fit >= NEARLY_CLEAN_FIT) & (own_conf >= CLEAN_CONFIDENCE)
-    for r in np.nonzero((clean | nearly) & (choice != own))[0]:
+    # (clean cells are nearly clean too)
+    for r in np.nonzero(_clean(own_fit, own_conf, NEARLY_CLEAN_FIT) & (choice != own))[0]:
         h = holder.get(int(own[r]))
         if h is None or rounds[h] >= rounds[r]:
             continue
