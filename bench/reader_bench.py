@@ -213,7 +213,10 @@ def main(argv: list[str] | None = None) -> int:
                   f"{s['perfect_uncovered_rate']}; loose tiles named right {s['loose_right']} of "
                   f"{s['loose_tiles']}; unreadable cells "
                   f"{s['unreadable_cells']}, {s['unreadable_empty']} of them on no tile; uncovered "
-                  f"tiles not read right: " + ", ".join(f"{k} {v}" for k, v in s["uncovered_misses"].items()),
+                  f"tiles not read right: " + ", ".join(f"{k} {v}" for k, v in s["uncovered_misses"].items())
+                  + f"; tiles given wrong {s['checks']['given_wrong']}, marked for a check (confidence < "
+                  f"{s['checks']['below']}) {s['checks']['wrong_marked']}; tiles given right but marked "
+                  f"{s['checks']['right_marked']}",
                   flush=True)
     if not args.no_speed:
         out["speed"]["12mp_56_tiles"] = s12 = speed_12mp()

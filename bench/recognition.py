@@ -61,6 +61,7 @@ from bench.outputs import RESULTS, write_report
 from referee.board import Board
 from referee.compare import best_alignment, same_position, turned
 from referee.hexgrid import rotate_cell
+from webui import DEFAULTS as WEB_DEFAULTS
 
 # -- readers -------------------------------------------------------------------------------
 
@@ -242,6 +243,43 @@ def _aligned(read_board: Board, steps: int, offset: tuple[int, int], unreadable:
     return placed, flagged - set(placed)
 
 
+CHECK_BELOW: float = WEB_DEFAULTS["LOW_CONFIDENCE"]
+"""The confidence under which the companion page marks a tile read for a check by hand:
+:func:`summarise` counts the tiles read wrong that the mark catches and the tiles read
+right it marks for nothing."""
+
+
+def _given(read: dict, tb: Board, placed: dict, steps: int, offset: tuple[int, int]
+           ) -> list[list]:
+    """Each board tile the read gives, as ``[confidence, right]`` (its confidence ``None``
+    when the read gives none; right: its aligned placement, ``placed`` of :func:`_aligned`,
+    is the true one; ``None`` where no true board tile lies: a loose tile given as a
+    one-tile board on an empty table is counted apart, as ``empty_table_clean_rate``)."""
+    out = []
+    for t in read.get("tiles", []):
+        if not isinstance(t, dict) or not all(isinstance(t.get(k), int) for k in ("q", "r", "tile")):
+            continue
+        q, r = rotate_cell((t["q"], t["r"]), steps)
+        cell = (q + offset[0], r + offset[1])
+        got, want = placed.get(cell), tb.tiles.get(cell)
+        right = None if want is None else bool(got is not None and got.tile == t["tile"] and got == want)
+        conf = t.get("confidence")
+        out.append([round(float(conf), 4) if isinstance(conf, (int, float)) else None, right])
+    return out
+
+
+def _checks(given: list[list]) -> dict[str, Any]:
+    """What marking the tiles read under :data:`CHECK_BELOW` confidence does to one image's
+    ``given`` (:func:`_given`): tiles given in cells holding a true tile, those given
+    wrong, how many of those the mark catches, and how many tiles given right it marks."""
+    given = [g for g in given if g[1] is not None]
+    low = [g for g in given if g[0] is not None and g[0] < CHECK_BELOW]
+    return {"below": CHECK_BELOW, "given": len(given),
+            "given_wrong": sum(not ok for _c, ok in given),
+            "wrong_marked": sum(not ok for _c, ok in low),
+            "right_marked": sum(ok for _c, ok in low)}
+
+
 def tile_misses(truth: dict, read: dict, tb: Board, placed: dict, flagged: set
                 ) -> list[dict[str, Any]]:
     """Each true board tile the aligned read did not give right, with what became of it:
@@ -329,6 +367,7 @@ def score_image(truth: dict, read: dict | None) -> dict[str, Any]:
         "loose_tiles": loose, "loose_right": loose_right, "invented": _invented(truth, read),
         **_covered_outcomes(truth, tb, placed, flagged),
         "misses": tile_misses(truth, read, tb, placed, flagged),
+        "checks": _checks(_given(read, tb, placed, steps, offset)),
     }
     # perfect but for covered tiles: every tile given is right and every tile no hand or
     # object covers is given (a covered tile may be left out or reported unreadable)
@@ -381,6 +420,10 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
         "loose_tiles": sum(r.get("loose_tiles", 0) for r in rows),
         "loose_right": ratio(sum(r.get("loose_right", 0) for r in rows),
                              sum(r.get("loose_tiles", 0) for r in rows)),
+        # tiles given wrong, and what the page's low-confidence mark catches of them
+        "checks": {"below": CHECK_BELOW, **{k: sum(r.get("checks", {}).get(k, 0) for r in rows)
+                                            for k in ("given", "given_wrong", "wrong_marked",
+                                                      "right_marked")}},
         "unreadable_cells": sum(r.get("unreadable", 0) for r in rows),
         "unreadable_empty": sum(r.get("unreadable_empty", 0) for r in rows),
         "position_accuracy": ratio(sum(r["cells_inter"] for r in rows), sum(r["cells_union"] for r in rows)),
@@ -436,6 +479,15 @@ def run(tier: str, reader_spec: str, count: int | None = None, progress: bool = 
 
 OUTCOMES = ("wrong", "unreadable", "loose", "missing")
 """What :func:`tile_misses` says became of a true tile not read right."""
+
+
+def _checks_line(c: dict | None) -> str:
+    """The report's row for :func:`_checks`' figures."""
+    if not c:
+        return "| tiles given wrong: marked for a check | n/a |"
+    return (f"| tiles given wrong: marked for a check (confidence < {c['below']}) / tiles given "
+            f"right but marked | {c['given_wrong']}: {c['wrong_marked']} / "
+            f"{c['right_marked']} of {c['given'] - c['given_wrong']} |")
 
 
 def _miss_counts(rows: list[dict]) -> dict[str, int]:
@@ -499,6 +551,7 @@ def markdown(report: dict[str, Any]) -> str:
              f"{s.get('covered_unreadable', 0)} |",
              "| uncovered tiles not read right: wrong / unreadable / loose / missing | "
              + " / ".join(str(s.get("uncovered_misses", {}).get(k, 0)) for k in OUTCOMES) + " |",
+             _checks_line(s.get("checks")),
              f"| unreadable cells reported: where no tile lies | "
              f"{s.get('unreadable_cells', 0)}: {s.get('unreadable_empty', 0)} |",
              f"| position accuracy | {_pct(s['position_accuracy'])} |",

@@ -339,3 +339,29 @@ def test_placement_bench_renders_the_same_board_placed_sloppily_and_scores_both(
     assert report["total"]["tiles"] == sum(r["tiles"] for r in report["images"]) > 0
     assert 0 <= report["total"]["sloppy_right"] <= report["total"]["tiles"]
     assert (tmp_path / "placement-easy.md").read_text().startswith("# Sloppy placement, easy")
+
+
+def test_tiles_given_wrong_and_marked_for_a_check_are_counted(tier):
+    truth = _truth(tier)
+    n = len(truth["tiles"])
+    read = {"tiles": copy.deepcopy(truth["tiles"])}
+    for t in read["tiles"]:
+        t["confidence"] = 0.99
+    # tile 0 turned and doubtful (marked), tile 1 turned and sure (not marked), tile 2 right
+    # but doubtful (marked for nothing)
+    for k, conf in ((0, 0.7), (1, 0.999)):
+        read["tiles"][k]["rotation"] = (read["tiles"][k]["rotation"] + 1) % 6
+        read["tiles"][k]["confidence"] = conf
+    read["tiles"][2]["confidence"] = recognition.CHECK_BELOW - 0.01
+    # and a doubtful tile where no true tile lies: not counted here (it is an invented tile)
+    used = {t["tile"] for t in truth["tiles"]}
+    read["tiles"].append({"q": 40, "r": 40, "rotation": 0, "confidence": 0.6,
+                          "tile": next(k for k in range(1, 57) if k not in used)})
+    s = recognition.score_image(truth, read)
+    c = recognition.summarise([s, s])["checks"]
+    assert c == {"below": recognition.CHECK_BELOW, "given": 2 * n, "given_wrong": 4,
+                 "wrong_marked": 2, "right_marked": 2}
+    c = s["checks"]
+    assert c == {"below": recognition.CHECK_BELOW, "given": n, "given_wrong": 2,
+                 "wrong_marked": 1, "right_marked": 1}
+
