@@ -235,12 +235,20 @@ def _aligned(read_board: Board, steps: int, offset: tuple[int, int], unreadable:
     """The read's placements and its ``unreadable`` cells, turned and shifted onto the
     truth's cells as :func:`referee.compare.best_alignment` found."""
     placed = {(q + offset[0], r + offset[1]): p for (q, r), p in turned(read_board, steps).items()}
-    flagged = set()
-    for u in unreadable or []:
-        if isinstance(u, dict) and isinstance(u.get("q"), int) and isinstance(u.get("r"), int):
-            q, r = rotate_cell((u["q"], u["r"]), steps)
-            flagged.add((q + offset[0], r + offset[1]))
+    flagged = {_align_cell(u, steps, offset) for u in unreadable or [] if _has_cell(u)}
     return placed, flagged - set(placed)
+
+
+def _has_cell(item: Any) -> bool:
+    """Is ``item`` a read's dict with integer ``q`` and ``r``?"""
+    return isinstance(item, dict) and isinstance(item.get("q"), int) and isinstance(item.get("r"), int)
+
+
+def _align_cell(item: dict, steps: int, offset: tuple[int, int]) -> tuple[int, int]:
+    """The truth's cell of a read item's ``(q, r)``, turned and shifted as
+    :func:`referee.compare.best_alignment` found."""
+    q, r = rotate_cell((item["q"], item["r"]), steps)
+    return q + offset[0], r + offset[1]
 
 
 CHECK_BELOW: float = WEB_DEFAULTS["LOW_CONFIDENCE"]
@@ -257,14 +265,12 @@ def _given(read: dict, tb: Board, placed: dict, steps: int, offset: tuple[int, i
     one-tile board on an empty table is counted apart, as ``empty_table_clean_rate``)."""
     out = []
     for t in read.get("tiles", []):
-        if not isinstance(t, dict) or not all(isinstance(t.get(k), int) for k in ("q", "r", "tile")):
+        if not _has_cell(t):
             continue
-        q, r = rotate_cell((t["q"], t["r"]), steps)
-        cell = (q + offset[0], r + offset[1])
-        got, want = placed.get(cell), tb.tiles.get(cell)
-        right = None if want is None else bool(got is not None and got.tile == t["tile"] and got == want)
+        cell = _align_cell(t, steps, offset)
         conf = t.get("confidence")
-        out.append([round(float(conf), 4) if isinstance(conf, (int, float)) else None, right])
+        out.append([conf if isinstance(conf, (int, float)) else None,
+                    None if cell not in tb.tiles else placed.get(cell) == tb.tiles[cell]])
     return out
 
 
@@ -274,7 +280,7 @@ def _checks(given: list[list]) -> dict[str, Any]:
     wrong, how many of those the mark catches, and how many tiles given right it marks."""
     given = [g for g in given if g[1] is not None]
     low = [g for g in given if g[0] is not None and g[0] < CHECK_BELOW]
-    return {"below": CHECK_BELOW, "given": len(given),
+    return {"given": len(given),
             "given_wrong": sum(not ok for _c, ok in given),
             "wrong_marked": sum(not ok for _c, ok in low),
             "right_marked": sum(ok for _c, ok in low)}
@@ -422,8 +428,7 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
                              sum(r.get("loose_tiles", 0) for r in rows)),
         # tiles given wrong, and what the page's low-confidence mark catches of them
         "checks": {"below": CHECK_BELOW, **{k: sum(r.get("checks", {}).get(k, 0) for r in rows)
-                                            for k in ("given", "given_wrong", "wrong_marked",
-                                                      "right_marked")}},
+                                            for k in _checks([])}},
         "unreadable_cells": sum(r.get("unreadable", 0) for r in rows),
         "unreadable_empty": sum(r.get("unreadable_empty", 0) for r in rows),
         "position_accuracy": ratio(sum(r["cells_inter"] for r in rows), sum(r["cells_union"] for r in rows)),
