@@ -61,7 +61,7 @@ from bench.outputs import RESULTS, write_report
 from referee.board import Board
 from referee.compare import best_alignment, same_position, turned
 from referee.hexgrid import rotate_cell
-from webui import DEFAULTS as WEB_DEFAULTS
+from vision.acceptance import CHECK_CONFIDENCE
 
 # -- readers -------------------------------------------------------------------------------
 
@@ -251,10 +251,10 @@ def _align_cell(item: dict, steps: int, offset: tuple[int, int]) -> tuple[int, i
     return q + offset[0], r + offset[1]
 
 
-CHECK_BELOW: float = WEB_DEFAULTS["LOW_CONFIDENCE"]
-"""The confidence under which the companion page marks a tile read for a check by hand:
-:func:`summarise` counts the tiles read wrong that the mark catches and the tiles read
-right it marks for nothing."""
+CHECK_BELOW: float = CHECK_CONFIDENCE
+"""The confidence under which the companion page marks a tile read for a check by hand
+(its ``LOW_CONFIDENCE`` default): :func:`summarise` counts the tiles read wrong that the
+mark catches and the tiles read right it marks for nothing."""
 
 
 def _given(read: dict, tb: Board, placed: dict, steps: int, offset: tuple[int, int]

@@ -34,6 +34,13 @@ LOW_CONFIDENCE = 0.5
 (two tiles fit the colours seen about equally well; guessing would mislead the referee)."""
 
 
+CHECK_CONFIDENCE = 0.9
+"""Tiles given under this confidence are worth a check by hand (the companion page marks
+them; ``bench.recognition`` counts what the mark catches).  Over hard and real-texture 0-99,
+4 of 3242 board readings were wrong, at confidence 0.70, 0.88, 0.91 and 0.9998, and 28
+right ones were under 0.9 (session 80)."""
+
+
 UNFIT = (UNREADABLE_FIT, LOW_CONFIDENCE)
 """Cells whose own best tile fits worse than this (fit, confidence) could not be given as
 tiles: they claim tile numbers last (``identify.identify``'s ``last_if``)."""

@@ -13,6 +13,8 @@ from typing import Any
 
 from flask import Flask
 
+from vision.acceptance import CHECK_CONFIDENCE
+
 from .errors import register_error_handlers
 from .store import Store, default_data_dir
 
@@ -21,8 +23,7 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 25 * 1024 * 1024,   # bytes per request; more is answered 413
     "MAX_IMAGE_PIXELS": 60_000_000,    # width x height from the header; more is refused (400)
     "PROFILE": None,                   # calibration profile file for the reader
-    "LOW_CONFIDENCE": 0.9,             # tiles read below this (or flagged by the reader) are marked
-                                       # (bench.reader_bench measures what it catches)
+    "LOW_CONFIDENCE": CHECK_CONFIDENCE,  # tiles read below this (or flagged by the reader) are marked
     "READER_CONCURRENCY": 2,           # photos read at once; further uploads wait
 }
 
