@@ -251,12 +251,6 @@ def _align_cell(item: dict, steps: int, offset: tuple[int, int]) -> tuple[int, i
     return q + offset[0], r + offset[1]
 
 
-CHECK_BELOW: float = CHECK_CONFIDENCE
-"""The confidence under which the companion page marks a tile read for a check by hand
-(its ``LOW_CONFIDENCE`` default): :func:`summarise` counts the tiles read wrong that the
-mark catches and the tiles read right it marks for nothing."""
-
-
 def _given(read: dict, tb: Board, placed: dict, steps: int, offset: tuple[int, int]
            ) -> list[list]:
     """Each board tile the read gives, as ``[confidence, right]`` (its confidence ``None``
@@ -275,11 +269,12 @@ def _given(read: dict, tb: Board, placed: dict, steps: int, offset: tuple[int, i
 
 
 def _checks(given: list[list]) -> dict[str, Any]:
-    """What marking the tiles read under :data:`CHECK_BELOW` confidence does to one image's
-    ``given`` (:func:`_given`): tiles given in cells holding a true tile, those given
-    wrong, how many of those the mark catches, and how many tiles given right it marks."""
+    """What marking the tiles read under ``vision.acceptance.CHECK_CONFIDENCE`` (the
+    companion page's ``LOW_CONFIDENCE`` default) does to one image's ``given``
+    (:func:`_given`): tiles given in cells holding a true tile, those given wrong, how
+    many of those the mark catches, and how many tiles given right it marks."""
     given = [g for g in given if g[1] is not None]
-    low = [g for g in given if g[0] is not None and g[0] < CHECK_BELOW]
+    low = [g for g in given if g[0] is not None and g[0] < CHECK_CONFIDENCE]
     return {"given": len(given),
             "given_wrong": sum(not ok for _c, ok in given),
             "wrong_marked": sum(not ok for _c, ok in low),
@@ -427,7 +422,7 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
         "loose_right": ratio(sum(r.get("loose_right", 0) for r in rows),
                              sum(r.get("loose_tiles", 0) for r in rows)),
         # tiles given wrong, and what the page's low-confidence mark catches of them
-        "checks": {"below": CHECK_BELOW, **{k: sum(r.get("checks", {}).get(k, 0) for r in rows)
+        "checks": {"below": CHECK_CONFIDENCE, **{k: sum(r.get("checks", {}).get(k, 0) for r in rows)
                                             for k in _checks([])}},
         "unreadable_cells": sum(r.get("unreadable", 0) for r in rows),
         "unreadable_empty": sum(r.get("unreadable_empty", 0) for r in rows),

@@ -10,6 +10,7 @@ from bench import datasets, recognition
 from referee.board import board_from_json
 from referee.compare import turned
 from referee.hexgrid import neighbours
+from vision.acceptance import CHECK_CONFIDENCE
 
 
 @pytest.fixture(scope="module")
@@ -352,14 +353,14 @@ def test_tiles_given_wrong_and_marked_for_a_check_are_counted(tier):
     for k, conf in ((0, 0.7), (1, 0.999)):
         read["tiles"][k]["rotation"] = (read["tiles"][k]["rotation"] + 1) % 6
         read["tiles"][k]["confidence"] = conf
-    read["tiles"][2]["confidence"] = recognition.CHECK_BELOW - 0.01
+    read["tiles"][2]["confidence"] = CHECK_CONFIDENCE - 0.01
     # and a doubtful tile where no true tile lies: not counted here (it is an invented tile)
     used = {t["tile"] for t in truth["tiles"]}
     read["tiles"].append({"q": 40, "r": 40, "rotation": 0, "confidence": 0.6,
                           "tile": next(k for k in range(1, 57) if k not in used)})
     s = recognition.score_image(truth, read)
     c = recognition.summarise([s, s])["checks"]
-    assert c == {"below": recognition.CHECK_BELOW, "given": 2 * n, "given_wrong": 4,
+    assert c == {"below": CHECK_CONFIDENCE, "given": 2 * n, "given_wrong": 4,
                  "wrong_marked": 2, "right_marked": 2}
     assert s["checks"] == {"given": n, "given_wrong": 2, "wrong_marked": 1, "right_marked": 1}
 
