@@ -307,3 +307,26 @@ def test_a_place_far_off_its_tiles_middle_is_searched_again_from_the_rim():
     # hidden or a neighbour's): it settles within one search's reach of where it was
     assert np.array_equal(blob.centre, middle + (0.5 * size, 0))
     assert np.array_equal(blob.H[:2, 2], middle + (0.5 * size, 0))
+
+
+def _cell_item(cell, rd, px):
+    return (cell, rd, np.asarray(px, np.float64))
+
+
+@pytest.mark.parametrize("cell_reading, spot_wins", [
+    (Reading(2, 4, 0.996, 0.84), True),     # another tile, read much less cleanly: the spot's
+    (Reading(51, 3, 0.999, 0.84), False),   # the same tile: the cell keeps it (board coordinates)
+    (Reading(2, 4, 0.999, 0.93), False),    # another tile, read nearly as cleanly: the cell's
+])
+def test_a_place_reading_another_tile_much_more_cleanly_than_the_cell_there_wins(cell_reading, spot_wins):
+    # real tile 51 lying between the cells of a lattice fitted to scattered tiles: the cell
+    # half on a wooden table read the wood as red links and gave tile 2 (fit 0.84) where the
+    # tile's own hexagon read 51 cleanly (fit 0.98)
+    ws, size = 1.0, 48.0
+    spot = _place((103.0, 241.0), size / 2, True)
+    spot_reading = Reading(51, 1, 0.9999, 0.98)
+    keep = [_cell_item((2, 1), cell_reading, (94.0, 229.0)), _cell_item((9, 2), Reading(34, 2, 0.999, 0.97), (584.0, 522.0))]
+    found, kept, bad = loose.read_off_lattice([spot], [spot_reading], np.ones(1), keep, [], size, ws)
+    assert [it["tile"] for _hx, it in found] == ([51] if spot_wins else [])
+    assert [c for c, _rd, _px in kept] == ([(9, 2)] if spot_wins else [(2, 1), (9, 2)])
+    assert bad == []
