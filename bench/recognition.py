@@ -334,17 +334,23 @@ def _invented(truth: dict, read: dict) -> int:
     return sum(1 for d in dets if not any(math.dist(d, p) < MATCH * w for p, w in objs))
 
 
+def loose_named(truth: dict, read: dict) -> list[tuple[int, Any]]:
+    """Each true loose tile as (its number, the number the reader's loose tile nearest to
+    it within :data:`MATCH` widths gives, ``None`` if none lies there)."""
+    got = _loose_read(read)
+    out = []
+    for t in truth.get("loose", []):
+        near = _nearest_loose(t["pixel"], _width(t["corners"]), got)
+        out.append((t["tile"], None if near is None else near[1]))
+    return out
+
+
 def _loose_numbers(truth: dict, read: dict) -> tuple[int, int]:
     """(true loose tiles, those a reader's loose tile within :data:`MATCH` widths of it
     names by the right number).  A loose tile's rotation is not scored: it lies on no
     lattice, so the two sides need not count its turn from the same edge."""
-    objs = [(t["pixel"], t["tile"], _width(t["corners"])) for t in truth.get("loose", [])]
-    got = _loose_read(read)
-    right = 0
-    for p, tile, w in objs:
-        near = _nearest_loose(p, w, got)
-        right += near is not None and near[1] == tile
-    return len(objs), right
+    named = loose_named(truth, read)
+    return len(named), sum(got == tile for tile, got in named)
 
 
 def score_image(truth: dict, read: dict | None) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from bench.outputs import markdown_table, write_report
-from bench.recognition import MATCH, _invented, _loose_read, _nearest_loose, _width
+from bench.recognition import MATCH, _invented, loose_named
 
 SCENES = 40
 
@@ -55,14 +55,10 @@ def scene(index: int) -> tuple[np.ndarray, dict]:
 
 def score(truth: dict, read: dict) -> dict[str, Any]:
     """Figures of one scene: see the module doc."""
-    got = _loose_read(read)
-    right = wrong = 0
-    for t in truth.get("loose", []):
-        near = _nearest_loose(t["pixel"], _width(t["corners"]), got)
-        if near is not None:
-            right += near[1] == t["tile"]
-            wrong += near[1] != t["tile"]
-    n = len(truth.get("loose", []))
+    named = loose_named(truth, read)
+    right = sum(got == tile for tile, got in named)
+    wrong = sum(got is not None and got != tile for tile, got in named)
+    n = len(named)
     return {"loose": n, "right": right, "wrong": wrong, "missed": n - right - wrong,
             "invented": _invented(truth, read), "board_tiles": len(read.get("tiles", [])),
             "unreadable": len(read.get("unreadable") or [])}
