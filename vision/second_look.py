@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from referee.hexgrid import components
+
 from . import lattice
 from .identify import clean
 
@@ -76,14 +78,29 @@ CONFIDENT = 0.9
 """Readings at least this confident count fully towards a read's quality."""
 
 
+LOOSE_WEIGHT = 0.5
+"""What a loose tile counts towards a read's quality beside a Tantrix (a group of three
+tiles or more); a read with none counts its loose tiles fully (see :func:`quality`)."""
+
+
 def quality(scene: Any) -> float:
-    """How much a read explains: confident readings count 1, others their confidence.
+    """How much a read explains: confident readings count 1, others their confidence;
+    loose tiles :data:`LOOSE_WEIGHT`, or 1 when the read has no Tantrix.
 
     Unreadable cells count against it (a lattice off the tiles leaves many of them).
+    Tiles scattered on a table are all loose: a look that laid a lattice over them and
+    read two cells each straddling half of one tile counted more than a look that read
+    all of them as loose tiles (scattered scene 19).
     """
     good = sum(1.0 if rd.confidence >= CONFIDENT else rd.confidence for _c, rd, _px in scene.readings)
-    good += 0.5 * len(scene.loose)
+    good += (LOOSE_WEIGHT if _has_tantrix(scene) else 1.0) * len(scene.loose)
     return good - 0.5 * len(scene.unreadable)
+
+
+def _has_tantrix(scene: Any) -> bool:
+    """Does a read hold a group of three or more touching tiles?"""
+    groups = components(c for c, _rd, _px in scene.readings)
+    return bool(groups) and max(len(g) for g in groups) >= 3
 
 
 def better(other: Any, scene: Any) -> bool:
