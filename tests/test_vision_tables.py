@@ -135,20 +135,23 @@ def test_a_look_that_found_no_lattice_does_not_outrank_tiles_read():
 
 
 def test_loose_tiles_count_fully_in_a_read_with_no_tantrix():
-    """Tiles scattered on a table: a look that read two cells straddling one tile as a
-    pair of board tiles beside six loose ones must not beat a look that read nine loose
-    tiles (scattered scene 19); beside a Tantrix, loose tiles still count half."""
+    """Tiles scattered on a table: a look that read two of them as a pair of board tiles
+    beside six loose ones must not beat a look that read all nine loose (scattered scene
+    37); beside a Tantrix, loose tiles still count half."""
     from types import SimpleNamespace as NS
     sure = NS(confidence=0.99, fit=0.95, pushed=False)
     item = {"tile": 1, "rotation": 0, "confidence": 0.99, "pixel": [0.0, 0.0]}
     pair = NS(lattice=NS(score=3.0), readings=[((0, 0), sure, (0.0, 0.0)), ((1, 0), sure, (9.0, 0.0))],
               unreadable=[], loose=[item] * 6)
     all_loose = NS(lattice=NS(score=3.0), readings=[], unreadable=[], loose=[item] * 9)
-    assert second_look.quality(pair) == 8.0 and second_look.quality(all_loose) == 9.0
     assert second_look.better(all_loose, pair) and not second_look.better(pair, all_loose)
     tantrix = NS(lattice=NS(score=3.0), unreadable=[], loose=[item] * 6,
                  readings=[((i, 0), sure, (9.0 * i, 0.0)) for i in range(3)])
-    assert second_look.quality(tantrix) == 3.0 + 6 * second_look.LOOSE_WEIGHT
+    assert second_look.quality(tantrix) == 3.0 + 6 * second_look.LOOSE_WEIGHT[0]
+    # one tile alone: read on the board by one look and loose by another, it is a board
+    lone_board = NS(lattice=NS(score=1.0), readings=[((0, 0), sure, (0.0, 0.0))], unreadable=[], loose=[])
+    lone_loose = NS(lattice=NS(score=1.0), readings=[], unreadable=[], loose=[item])
+    assert second_look.better(lone_board, lone_loose) and not second_look.better(lone_loose, lone_board)
 
 
 def test_camera_grey_look_is_skipped_when_it_would_change_nothing():

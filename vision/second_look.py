@@ -78,14 +78,16 @@ CONFIDENT = 0.9
 """Readings at least this confident count fully towards a read's quality."""
 
 
-LOOSE_WEIGHT = 0.5
-"""What a loose tile counts towards a read's quality beside a Tantrix (a group of three
-tiles or more); a read with none counts its loose tiles fully (see :func:`quality`)."""
+LOOSE_WEIGHT = (0.5, 0.9)
+"""What a loose tile counts towards a read's quality (see :func:`quality`): beside a
+Tantrix (a group of three tiles or more), and in a read with none.  Not a full tile even
+then: a lone tile read as a board tile by one look and as a loose tile by another is a
+one-tile board (real tile 46 seen steeply under a glare spot)."""
 
 
 def quality(scene: Any) -> float:
     """How much a read explains: confident readings count 1, others their confidence;
-    loose tiles :data:`LOOSE_WEIGHT`, or 1 when the read has no Tantrix.
+    loose tiles :data:`LOOSE_WEIGHT`, nearly 1 when the read has no Tantrix.
 
     Unreadable cells count against it (a lattice off the tiles leaves many of them).
     Tiles scattered on a table are all loose: a look that laid a lattice over them and
@@ -93,7 +95,7 @@ def quality(scene: Any) -> float:
     all of them as loose tiles (scattered scene 19).
     """
     good = sum(1.0 if rd.confidence >= CONFIDENT else rd.confidence for _c, rd, _px in scene.readings)
-    good += (LOOSE_WEIGHT if _has_tantrix(scene) else 1.0) * len(scene.loose)
+    good += LOOSE_WEIGHT[0 if _has_tantrix(scene) else 1] * len(scene.loose)
     return good - 0.5 * len(scene.unreadable)
 
 
