@@ -148,6 +148,8 @@ def test_loose_tiles_count_fully_in_a_read_with_no_tantrix():
     tantrix = NS(lattice=NS(score=3.0), unreadable=[], loose=[item] * 6,
                  readings=[((i, 0), sure, (9.0 * i, 0.0)) for i in range(3)])
     assert second_look.quality(tantrix) == 3.0 + 6 * second_look.LOOSE_WEIGHT[0]
+    # a read with a Tantrix keeps loose tiles at their usual weight against any other read
+    assert not second_look.better(all_loose, tantrix)
     # one tile alone: read on the board by one look and loose by another, it is a board
     lone_board = NS(lattice=NS(score=1.0), readings=[((0, 0), sure, (0.0, 0.0))], unreadable=[], loose=[])
     lone_loose = NS(lattice=NS(score=1.0), readings=[], unreadable=[], loose=[item])

@@ -79,24 +79,33 @@ CONFIDENT = 0.9
 
 
 LOOSE_WEIGHT = (0.5, 0.9)
-"""What a loose tile counts towards a read's quality (see :func:`quality`): beside a
-Tantrix (a group of three tiles or more), and in a read with none.  Not a full tile even
-then: a lone tile read as a board tile by one look and as a loose tile by another is a
-one-tile board (real tile 46 seen steeply under a glare spot)."""
+"""What a loose tile counts towards a read's quality (see :func:`quality`): in general,
+and when neither of the two reads compared holds a Tantrix (a group of three tiles or
+more).  Not a full tile even then: a lone tile read as a board tile by one look and as a
+loose tile by another is a one-tile board (real tile 46 seen steeply under a glare spot).
+And not when either read holds a Tantrix: hard-113's crop read its three tiles on their
+own lattice, and the whole photo's read of two cells and a few loose tiles must not beat
+it."""
 
 
-def quality(scene: Any) -> float:
+def quality(scene: Any, loose_weight: float = LOOSE_WEIGHT[0]) -> float:
     """How much a read explains: confident readings count 1, others their confidence;
-    loose tiles :data:`LOOSE_WEIGHT`, nearly 1 when the read has no Tantrix.
+    loose tiles ``loose_weight`` (see :data:`LOOSE_WEIGHT`).
 
     Unreadable cells count against it (a lattice off the tiles leaves many of them).
-    Tiles scattered on a table are all loose: a look that laid a lattice over them and
-    read two cells each straddling half of one tile counted more than a look that read
-    all of them as loose tiles (scattered scene 19).
     """
     good = sum(1.0 if rd.confidence >= CONFIDENT else rd.confidence for _c, rd, _px in scene.readings)
-    good += LOOSE_WEIGHT[0 if _has_tantrix(scene) else 1] * len(scene.loose)
+    good += loose_weight * len(scene.loose)
     return good - 0.5 * len(scene.unreadable)
+
+
+def _qualities(other: Any, scene: Any) -> tuple[float, float]:
+    """:func:`quality` of two reads compared.  Tiles scattered on a table are all loose: a
+    look that laid a lattice over two of them and read them as a pair of board tiles
+    counted more than a look that read all of them loose (scattered scenes 18 and 37),
+    so with no Tantrix in either read loose tiles count nearly as much as board tiles."""
+    w = LOOSE_WEIGHT[0] if _has_tantrix(other) or _has_tantrix(scene) else LOOSE_WEIGHT[1]
+    return quality(other, w), quality(scene, w)
 
 
 def _has_tantrix(scene: Any) -> bool:
@@ -115,7 +124,8 @@ def better(other: Any, scene: Any) -> bool:
         return False
     if splits(scene, other):
         return True
-    return quality(other) > quality(scene) and _lattice_holds(other, scene)
+    q_other, q_scene = _qualities(other, scene)
+    return q_other > q_scene and _lattice_holds(other, scene)
 
 
 SPLIT_SIZE = 0.75
@@ -161,7 +171,8 @@ def as_good(other: Any, scene: Any) -> bool:
     """Does read ``other`` explain at least as much as ``scene`` (:func:`quality`), on a
     lattice scoring at least what ``scene``'s earned (:func:`earned`)?  The bar for a look
     whose reason was seen in the photo."""
-    return quality(other) >= quality(scene) and _lattice_holds(other, scene)
+    q_other, q_scene = _qualities(other, scene)
+    return q_other >= q_scene and _lattice_holds(other, scene)
 
 
 FITS_FAR_BETTER = 0.2
