@@ -134,7 +134,7 @@ def test_a_look_that_found_no_lattice_does_not_outrank_tiles_read():
     assert second_look.better(nothing, junk)
 
 
-def test_loose_tiles_count_fully_in_a_read_with_no_tantrix():
+def test_loose_tiles_count_nearly_fully_when_neither_read_holds_a_tantrix():
     """Tiles scattered on a table: a look that read two of them as a pair of board tiles
     beside six loose ones must not beat a look that read all nine loose (scattered scene
     37); beside a Tantrix, loose tiles still count half."""

@@ -60,6 +60,18 @@ class LooseHex:
     twin: int | None = None  # a place that may be the same tile's, placed otherwise (TWIN)
 
 
+TANTRIX_TILES = 3
+"""Read cells in a group this large or larger are a Tantrix (the board); smaller groups
+may be loose tiles that happen to sit on the lattice's cells."""
+
+
+def tantrix(cells: Any) -> set[tuple[int, int]]:
+    """The Tantrix among read cells (an iterable of (q, r)): their largest touching group
+    when it holds :data:`TANTRIX_TILES` or more, else the empty set."""
+    groups = components(cells)
+    return groups[0] if groups and len(groups[0]) >= TANTRIX_TILES else set()
+
+
 def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: np.ndarray,
                           shifts: np.ndarray, strong: np.ndarray
                           ) -> tuple[list[LooseHex], np.ndarray]:
@@ -74,8 +86,7 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
         return [], keep
     centres = lat.to_image(occ.astype(np.float64) @ BASIS.T + shifts)
     size = lattice.median_cell_size(lat, occ)
-    groups = components([tuple(int(v) for v in c) for c in occ[strong]])
-    main = groups[0] if groups and len(groups[0]) >= 3 else set()
+    main = tantrix(tuple(int(v) for v in c) for c in occ[strong])
     blobs: list[bodies.Hexagon] = []
     single = bodies.single_hexagons(mask, min_size=max(4.0, MIN_BLOB * size))
     local = np.clip(lat.size_at(np.array([hx.centre for hx in single]).reshape(-1, 2)),

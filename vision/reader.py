@@ -1524,7 +1524,7 @@ def _on_tiles_if_scattered(items: list, mask: np.ndarray, lat: Lattice, shifts: 
     apart is a dark hexagon in the tile mask; a cell on the cloth is not.
     """
     groups = components([c for c, _rd, _px in items])
-    if not groups or len(groups[0]) >= 3 or len(groups) < SCATTERED_GROUPS:
+    if not groups or len(groups[0]) >= loose.TANTRIX_TILES or len(groups) < SCATTERED_GROUPS:
         return items
     cells = np.array([c for c, _rd, _px in items], np.float64)
     sh = np.array([shifts.get(c, np.zeros(2)) for c, _rd, _px in items])

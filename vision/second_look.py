@@ -12,9 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from referee.hexgrid import components
-
-from . import lattice
+from . import lattice, loose
 from .identify import clean
 
 LOOKS = ("gated", "ungated", "diverse", "camera-grey", "dense", "unveiled", "balanced")
@@ -109,9 +107,8 @@ def _qualities(other: Any, scene: Any) -> tuple[float, float]:
 
 
 def _has_tantrix(scene: Any) -> bool:
-    """Does a read hold a group of three or more touching tiles?"""
-    groups = components(c for c, _rd, _px in scene.readings)
-    return bool(groups) and max(len(g) for g in groups) >= 3
+    """Does a read hold a Tantrix (``loose.tantrix``)?"""
+    return bool(loose.tantrix(c for c, _rd, _px in scene.readings))
 
 
 def better(other: Any, scene: Any) -> bool:
