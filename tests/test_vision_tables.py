@@ -216,10 +216,10 @@ def test_lone_cells_on_a_cloth_lattice_are_not_loose_tiles(bench_scene):
     path, truth, expected = bench_scene("real-texture", 22)
     read = read_photo(str(path))
     assert len(read) == best_alignment(expected, read)[2] == len(expected)
-    # (a face-down tile's back can still pass for a loose tile: a known limit)
-    backs = np.array([t["pixel"] for t in truth["face_down"]]).reshape(-1, 2)
-    for item in read.loose:
-        assert np.linalg.norm(backs - item["pixel"], axis=1).min() < 0.5 * truth["render"]["tile_px"]
+    # (nor is the face-down tile beside the board, whose back read as tile 30 at confidence
+    # 0.996 from its edges: the paths of 30's links are not on it, vision.faces)
+    assert truth["face_down"] and truth["loose"] == []
+    assert read.loose == []
 
 
 def test_dotted_cloth_read_with_the_dense_body_gate(bench_scene):

@@ -18,7 +18,7 @@ import numpy as np
 
 from referee.hexgrid import components, frontier
 
-from . import acceptance, bodies, colours, frames, identify, lattice, sampling, search
+from . import acceptance, bodies, colours, faces, frames, identify, lattice, sampling, search
 from .lattice import BASIS, Lattice
 
 LOOSE_SIZE = (0.7, 1.35)
@@ -382,6 +382,29 @@ def read_off_lattice(hexes: list[LooseHex], readings: list, body: np.ndarray, ke
             bad = [it for it in bad if not here(it)]
         out.append((hx, loose_item(rd, at)))
     return out, keep, bad
+
+
+def face_up_items(full: np.ndarray, S: np.ndarray, lat_full: Lattice, model: colours.ColourModel,
+                  isolated: list, shifts: dict, found: list[tuple[LooseHex, dict]]) -> list[dict[str, Any]]:
+    """The loose tiles to report: the ``isolated`` lattice cells ((q, r), reading, pixel;
+    their plane ``shifts`` by cell) and the hexagons ``found`` off the lattice, as loose
+    items, keeping only those whose faces show every link their reading claims
+    (:func:`faces.face_up`, sampled on ``full``; ``S``: working → ``full`` pixels).
+
+    The six link ends alone let a face-down tile pass: its back's one-coloured number,
+    with the cloth round it, reads as some tile at confidence up to 0.9994
+    (real-texture-26); the links' paths are not there."""
+    cells = [(c, rd, px) for c, rd, px in isolated if not rd.pushed]
+    items = [loose_item(rd, px) for _c, rd, px in cells] + [item for _hx, item in found]
+    if not items:
+        return items
+    Hs = np.concatenate([np.repeat(lat_full.H[None], len(cells), axis=0),
+                         np.array([S @ hx.H for hx, _item in found]).reshape(-1, 3, 3)])
+    centres = np.concatenate([
+        np.array([np.asarray(c, np.float64) @ BASIS.T + shifts[c] for c, _rd, _px in cells]).reshape(-1, 2),
+        np.array([np.asarray(hx.shift, np.float64) for hx, _item in found]).reshape(-1, 2)])
+    up = faces.face_up(full, Hs, centres, [(it["tile"], it["rotation"]) for it in items], model)
+    return [it for it, ok in zip(items, up) if ok]
 
 
 def loose_item(rd: identify.Reading, px: np.ndarray) -> dict[str, Any]:

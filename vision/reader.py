@@ -1288,7 +1288,6 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     keep = _on_tiles_if_scattered(keep, mask, lat, scene.shifts)
     found, keep, bad = loose.read_off_lattice(hexes, loose_readings, loose_body, keep, bad,
                                           lattice.median_cell_size(lat, occ) / ws, ws)
-    off_lattice = [item for _hx, item in found]
     # (tiles off the lattice: hexagon blobs, read or not, and tile-sized places read)
     others = sum(not hx.spot for hx in hexes) + sum(hx.spot for hx, _item in found)
     keep, isolated = _split_isolated(keep, others, bad)
@@ -1333,7 +1332,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     scene.unreadable = _plausible_unreadable(bad, keep)
     # (a tile standing alone whose colours fit a tile read on the board better than any
     # free one is more likely a patch of cloth than a tile: it is not given as loose)
-    scene.loose = [loose.loose_item(rd, px) for _c, rd, px in isolated if not rd.pushed] + off_lattice
+    scene.loose = loose.face_up_items(full, S, lat_full, model, isolated, scene.shifts, found)
     _dedupe_numbers(scene)
     return scene
 
