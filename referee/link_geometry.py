@@ -52,11 +52,17 @@ def link_shape(e1: int, e2: int) -> tuple[int, int, float | None]:
 
 def link_path(e1: int, e2: int, n: int = 40) -> np.ndarray:
     """Centre line of the link joining edges ``e1`` and ``e2``, shape (n, 2), tile units."""
+    return link_points(e1, e2, np.linspace(0, 1, n))
+
+
+def link_points(e1: int, e2: int, t: np.ndarray) -> np.ndarray:
+    """Points of the link joining edges ``e1`` and ``e2`` at fractions ``t`` (n,) of its
+    way from one end to the other (0 and 1: the ends), shape (n, 2), tile units."""
     e1, e2, radius = link_shape(e1, e2)
     m1, m2 = edge_midpoint(e1), edge_midpoint(e2)
+    t = np.asarray(t, np.float64)
     if radius is None:
-        t = np.linspace(0, 1, n)[:, None]
-        return m1 * (1 - t) + m2 * t
+        return m1 * (1 - t[:, None]) + m2 * t[:, None]
     if radius == CORNER_RADIUS:
         centre = vertex(e1)
     else:  # bend: centre of the neighbouring cell across the middle edge
@@ -64,6 +70,5 @@ def link_path(e1: int, e2: int, n: int = 40) -> np.ndarray:
     a1 = math.atan2(*(m1 - centre)[::-1])
     a2 = math.atan2(*(m2 - centre)[::-1])
     d = (a2 - a1 + math.pi) % (2 * math.pi) - math.pi  # the short way round
-    a = a1 + d * np.linspace(0, 1, n)
+    a = a1 + d * t
     return centre + radius * np.stack([np.cos(a), np.sin(a)], axis=1)
-
