@@ -19,8 +19,8 @@ from referee.hexgrid import components, distance, neighbours
 from referee.matching import facing_colours, fits, touching_edges
 from referee.tiles import rotated_edges
 
-from . import (acceptance, balance, bodies, colours, cover, frames, haze, identify, lattice,
-               loose, missing_colour, patches, region, sampling, search, second_look, shading,
+from . import (acceptance, balance, bodies, colours, cover, frames, framing, haze, identify,
+               lattice, loose, missing_colour, patches, region, sampling, search, second_look, shading,
                table)
 from .identify import NUMBERS, Reading
 from .image_io import Photo, load_photo
@@ -267,6 +267,36 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
     return scene
 
 
+def _tight_rim(scene: Scene) -> tuple[float, float, float] | None:
+    """The table's BGR colour at the photo's rim when the tile mask of a read of the whole
+    photo reaches the rim (:func:`framing.tight`), else ``None``."""
+    if scene.mask is None or scene.origin.any() or not framing.tight(scene.mask):
+        return None
+    return framing.table_colour(scene.work, scene.mask)
+
+
+def _analyse_framed(photo: Photo, profile: Any, pitch_px: float | None,
+                    colour: tuple[float, float, float]) -> Scene:
+    """Read the decoded photo with a margin of the table's ``colour`` round it
+    (:func:`framing.with_margin`); the scene is given in the photo's own frame (``origin``
+    = the photo's corner, in the framed image, made negative)."""
+    image, m = framing.with_margin(photo.image, colour)
+    pad = m / photo.scale                      # the margin in original px
+    framed = Photo(image, round(photo.width + 2 * pad), round(photo.height + 2 * pad), photo.scale)
+    # (the framed photo keeps the decoded photo's scale: ``pitch_px`` stays in original px;
+    # the full-resolution photo is not reloaded for it, which a close-up does not need)
+    sub = _analyse_with_region(framed, image, profile, pitch_px, None, 0, framed=True)
+
+    def moved(px: np.ndarray) -> np.ndarray:
+        return np.asarray(px, np.float64) - pad
+
+    return replace(
+        sub, photo=photo, origin=sub.origin - pad,
+        readings=[(c, rd, moved(px)) for c, rd, px in sub.readings],
+        unreadable=[(c, rd, moved(px)) for c, rd, px in sub.unreadable],
+        loose=[{**it, "pixel": [round(float(v), 1) for v in moved(it["pixel"])]} for it in sub.loose])
+
+
 BARE_FIT = 0.9
 """A board tile read at a fit under this, clashing with a tile beside it, whose middle
 shows the bare table is taken off with the unreadable cells there
@@ -445,10 +475,11 @@ def _report_hidden(scene: Scene) -> None:
 
 
 def _analyse_with_region(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
-                         prior: search.Prior | None, depth: int) -> Scene:
+                         prior: search.Prior | None, depth: int, framed: bool = False) -> Scene:
     """Read a photo; while the read looks poor, read the tiles' region again on a crop, up
-    to ``depth`` crops deep."""
-    scene = _analyse_looks(photo, source, profile, pitch_px, prior)
+    to ``depth`` crops deep.  ``framed``: the photo is already a close-up given a margin
+    (:func:`_analyse_framed`), not to be framed again."""
+    scene = _analyse_looks(photo, source, profile, pitch_px, prior, close_up=not framed)
     if depth > 0 and second_look.wanted(scene):
         box = region.board_region(photo.image)
         h, w = photo.image.shape[:2]
@@ -482,7 +513,7 @@ def _room_for_more(scene: Scene, box: tuple[int, int, int, int], photo: Photo) -
 
 
 def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
-                   prior: search.Prior | None = None) -> Scene:
+                   prior: search.Prior | None = None, close_up: bool = True) -> Scene:
     """Read a photo; look again in other ways while the read looks poor.
 
     The link image is first gated by the grey tile bodies (a coloured table is not a
@@ -490,10 +521,23 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
     again without the gate (bodies lighter than a black cloth, warm light tinting them)
     and the better read is kept.  Last, a read whose tile bodies are far from the grey it
     was made with, and light up the link image, is made again with the bodies' own grey
-    (:func:`_body_grey`).
+    (:func:`_body_grey`).  Before all those, a poor first read whose tile mask reaches the
+    photo's rim (a close-up, ``close_up`` allowing) is made again with a margin round the
+    photo (:func:`_analyse_framed`); when that read is good, it is the read.
     """
     scene = _analyse_once(photo, source, profile, second_look.LOOKS[0], pitch_px, prior)
     others = []
+    rim = (_tight_rim(scene) if close_up and prior is None and second_look.wanted(scene)
+           else None)
+    if rim is not None:
+        framed = _analyse_framed(photo, profile, pitch_px, rim)
+        if second_look.better(framed, scene):
+            if not second_look.wanted(framed):
+                # (the other looks cost a close-up of one tile 2 s and read nothing more)
+                _borrow_loose(framed, [scene])
+                return framed
+            scene, framed = framed, scene
+        others.append(framed)
     for look in second_look.LOOKS[1:]:
         # (a board read well but veiled in part, its bodies grey: the veiled tiles are
         # missing from the read, and only the unveiled look finds them)

@@ -1,0 +1,52 @@
+"""Close-ups: photos framed so tightly that their tiles touch the photo's edge.
+
+The lattice search wants cells well inside the image (a cell larger than a third of the
+image's short side is taken for no lattice at all: on a board photo such a "cell" is a
+hexagon drawn round a group of tiles), and the table's colour round a tile tells the tile
+apart from it.  A photo of one tile filling its frame (``../shared/real_tiles``'s crops
+read directly: 8 of 56 right) has neither.  Such a photo is read again with a margin of
+the table's colour added round it, as if the camera had stepped back.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+MARGIN = 0.3
+"""Width of the margin added on each side, in the photo's longer side (0.3 on the 56 real
+tile crops: 56 read right; 0.08: 13)."""
+
+TOUCHING = 0.01
+"""A photo is tight when the tile mask covers at least this share of its outermost pixels
+(a tile filling a 130×120 crop touches its rim along 10-30 % of it)."""
+
+
+def tight(mask: np.ndarray) -> bool:
+    """Does the tile mask (H, W; non-zero on tile bodies and links) reach the image's rim
+    along at least :data:`TOUCHING` of it?"""
+    rim = _rim(mask)
+    return bool(np.count_nonzero(rim) >= TOUCHING * rim.size)
+
+
+def table_colour(image: np.ndarray, mask: np.ndarray) -> tuple[float, float, float]:
+    """The table's BGR colour at the image's rim: the median of the rim pixels off the tile
+    mask (of all rim pixels when fewer than a tenth are off it).
+
+    ``image``: BGR uint8 (H, W, 3); ``mask``: its tile mask (H, W)."""
+    pixels = _rim(image)
+    off = _rim(mask) == 0
+    if np.count_nonzero(off) >= 0.1 * off.size:
+        pixels = pixels[off]
+    return tuple(float(v) for v in np.median(pixels.reshape(-1, 3), axis=0))
+
+
+def with_margin(image: np.ndarray, colour: tuple[float, float, float]) -> tuple[np.ndarray, int]:
+    """``image`` (BGR uint8) with a border of ``colour`` :data:`MARGIN` of its longer side
+    wide; returns the framed image and the border's width (px)."""
+    m = max(1, int(round(MARGIN * max(image.shape[:2]))))
+    return cv2.copyMakeBorder(image, m, m, m, m, cv2.BORDER_CONSTANT, value=colour), m
+
+
+def _rim(a: np.ndarray) -> np.ndarray:
+    """The outermost pixels of an (H, W, ...) array, each once: (2H + 2W - 4, ...)."""
+    return np.concatenate([a[0], a[-1], a[1:-1, 0], a[1:-1, -1]])
