@@ -2,6 +2,7 @@
 
     python -m bench.real_tiles_bench                     # every variant, 2 worker processes
     python -m bench.real_tiles_bench --variants warm-strong dim-gamma-1.8 --workers 1
+    python -m bench.real_tiles_bench --as-stored         # the crops as stored, no table round them
 
 Each real tile photo (``../shared/real_tiles``, cut out with its alpha channel) is laid on a
 light table as a one-tile picture, then changed as a camera or a lamp could have changed it
@@ -14,6 +15,10 @@ prints (their real red, green and blue are dark) under light the photos were not
 Output: a table on stdout and ``bench/results/real_tiles.json`` (+ ``.md``); with
 ``--variants`` the files hold only the variants read.  The photos are read from
 ``../shared``, never copied.
+
+``--as-stored`` reads each photo as its file holds it instead (alpha dropped: the tile fills
+its 130×120 crop and touches its edges, the grey table it was shot on in the corners), as a
+close-up photo of one tile would be; output ``bench/results/real_tiles-as-stored.json``.
 """
 from __future__ import annotations
 
@@ -67,12 +72,20 @@ def one_tile_picture(number: int, table: tuple[int, int, int] = LIGHT_TABLE, tur
     return img
 
 
-def read_one(job: tuple[int, str]) -> dict[str, Any]:
-    """Read one tile under one variant: a JSON-ready row."""
+def stored_picture(number: int) -> np.ndarray:
+    """Real tile ``number``'s photo as its file holds it: a 130×120 BGR crop the tile fills
+    (the alpha channel dropped; the grey table it was shot on shows in the corners)."""
+    return cv2.imread(str(TILES / f"tile_{number:02d}.png"), cv2.IMREAD_COLOR)
+
+
+def read_one(job: tuple[int, str] | tuple[int, str, bool]) -> dict[str, Any]:
+    """Read one tile under one variant (laid on a table, or as stored when the job's third
+    item is true): a JSON-ready row."""
     from vision import read_photo
-    number, variant = job
+    number, variant = job[:2]
+    as_stored = len(job) > 2 and job[2]
     want = labels()[number]
-    image = VARIANTS[variant](one_tile_picture(number))
+    image = VARIANTS[variant](stored_picture(number) if as_stored else one_tile_picture(number))
     t0 = time.perf_counter()
     board = read_photo(image)
     seconds = time.perf_counter() - t0
@@ -86,11 +99,12 @@ def read_one(job: tuple[int, str]) -> dict[str, Any]:
 
 
 def run(variants: list[str], numbers: list[int] | None = None, workers: int = 2,
-        progress: bool = True) -> dict[str, Any]:
-    """Every tile in ``numbers`` (default: all 56) under every variant; rows and a summary."""
+        progress: bool = True, as_stored: bool = False) -> dict[str, Any]:
+    """Every tile in ``numbers`` (default: all 56) under every variant, laid on a table
+    or ``as_stored``; rows and a summary."""
     from tqdm import tqdm
     numbers = sorted(labels()) if numbers is None else numbers
-    jobs = [(n, v) for v in variants for n in numbers]
+    jobs = [(n, v, as_stored) for v in variants for n in numbers]
     bar = dict(total=len(jobs), desc="real tiles", unit="read", file=sys.stderr, disable=not progress)
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -99,7 +113,7 @@ def run(variants: list[str], numbers: list[int] | None = None, workers: int = 2,
         rows = [read_one(j) for j in tqdm(jobs, **bar)]
     per = {v: [r for r in rows if r["variant"] == v] for v in variants}
     right = sum(r["right"] for r in rows)
-    return {"summary": {"reads": len(rows), "right": right,
+    return {"summary": {"reads": len(rows), "right": right, "as_stored": as_stored,
                         "share": round(right / len(rows), 4) if rows else None,
                         "median_seconds": round(float(np.median([r["seconds"] for r in rows])), 3)
                         if rows else None},
@@ -127,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
                                  description=__doc__.splitlines()[0])
     add_variants_option(ap)
     ap.add_argument("--workers", type=int, default=2, help="reader processes (default 2)")
+    ap.add_argument("--as-stored", action="store_true",
+                    help="read the crops as stored (the tile touching the picture's edges) "
+                         "instead of laid on a light table")
     args = ap.parse_args(argv)
     if not (TILES / "labels.csv").exists():
         print(f"real_tiles_bench: the real tile photos are missing (expected in {TILES})", file=sys.stderr)
@@ -134,10 +151,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.workers < 1:
         print("real_tiles_bench: --workers must be at least 1", file=sys.stderr)
         return 2
-    report = run(args.variants, workers=args.workers)
+    report = run(args.variants, workers=args.workers, as_stored=args.as_stored)
     md = table(report)
     print(md)
-    print(f"written {write_report('real_tiles', report, md)}")
+    name = "real_tiles-as-stored" if args.as_stored else "real_tiles"
+    print(f"written {write_report(name, report, md)}")
     return 0
 
 

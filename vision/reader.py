@@ -276,16 +276,18 @@ def _tight_rim(scene: Scene) -> tuple[float, float, float] | None:
 
 
 def _analyse_framed(photo: Photo, profile: Any, pitch_px: float | None,
-                    colour: tuple[float, float, float]) -> Scene:
-    """Read the decoded photo with a margin of the table's ``colour`` round it
-    (:func:`framing.with_margin`); the scene is given in the photo's own frame (``origin``
-    = the photo's corner, in the framed image, made negative)."""
+                    colour: tuple[float, float, float]) -> Scene | None:
+    """The first look's read of the decoded photo with a margin of the table's ``colour``
+    round it (:func:`framing.with_margin`), or ``None``; the scene is given in the photo's
+    own frame (``origin`` = the photo's corner, in the framed image, made negative)."""
     image, m = framing.with_margin(photo.image, colour)
     pad = m / photo.scale                      # the margin in original px
     framed = Photo(image, round(photo.width + 2 * pad), round(photo.height + 2 * pad), photo.scale)
     # (the framed photo keeps the decoded photo's scale: ``pitch_px`` stays in original px;
     # the full-resolution photo is not reloaded for it, which a close-up does not need)
-    sub = _analyse_with_region(framed, image, profile, pitch_px, None, 0, framed=True)
+    sub = _analyse_once(framed, image, profile, second_look.LOOKS[0], pitch_px)
+    if sub is None:
+        return None
 
     def moved(px: np.ndarray) -> np.ndarray:
         return np.asarray(px, np.float64) - pad
@@ -475,11 +477,10 @@ def _report_hidden(scene: Scene) -> None:
 
 
 def _analyse_with_region(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
-                         prior: search.Prior | None, depth: int, framed: bool = False) -> Scene:
+                         prior: search.Prior | None, depth: int) -> Scene:
     """Read a photo; while the read looks poor, read the tiles' region again on a crop, up
-    to ``depth`` crops deep.  ``framed``: the photo is already a close-up given a margin
-    (:func:`_analyse_framed`), not to be framed again."""
-    scene = _analyse_looks(photo, source, profile, pitch_px, prior, close_up=not framed)
+    to ``depth`` crops deep."""
+    scene = _analyse_looks(photo, source, profile, pitch_px, prior)
     if depth > 0 and second_look.wanted(scene):
         box = region.board_region(photo.image)
         h, w = photo.image.shape[:2]
@@ -513,7 +514,7 @@ def _room_for_more(scene: Scene, box: tuple[int, int, int, int], photo: Photo) -
 
 
 def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
-                   prior: search.Prior | None = None, close_up: bool = True) -> Scene:
+                   prior: search.Prior | None = None) -> Scene:
     """Read a photo; look again in other ways while the read looks poor.
 
     The link image is first gated by the grey tile bodies (a coloured table is not a
@@ -522,22 +523,21 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
     and the better read is kept.  Last, a read whose tile bodies are far from the grey it
     was made with, and light up the link image, is made again with the bodies' own grey
     (:func:`_body_grey`).  Before all those, a poor first read whose tile mask reaches the
-    photo's rim (a close-up, ``close_up`` allowing) is made again with a margin round the
-    photo (:func:`_analyse_framed`); when that read is good, it is the read.
+    photo's rim (a close-up) is made again with a margin round the photo
+    (:func:`_analyse_framed`); when that read is good and better, it is the read.
     """
     scene = _analyse_once(photo, source, profile, second_look.LOOKS[0], pitch_px, prior)
     others = []
-    rim = (_tight_rim(scene) if close_up and prior is None and second_look.wanted(scene)
-           else None)
+    rim = _tight_rim(scene) if prior is None and second_look.wanted(scene) else None
     if rim is not None:
         framed = _analyse_framed(photo, profile, pitch_px, rim)
-        if second_look.better(framed, scene):
-            if not second_look.wanted(framed):
-                # (the other looks cost a close-up of one tile 2 s and read nothing more)
-                _borrow_loose(framed, [scene])
-                return framed
-            scene, framed = framed, scene
-        others.append(framed)
+        # (a poor framed read is dropped, not weighed against the other looks': on a cloth
+        # of stripes reaching the rim, hard-9, it read 2 of 4 tiles wrong and beat the
+        # looks that read all 4; a good one makes them needless: they cost a close-up of
+        # one tile 2 s and read nothing more)
+        if framed is not None and not second_look.wanted(framed) and second_look.better(framed, scene):
+            _borrow_loose(framed, [scene])
+            return framed
     for look in second_look.LOOKS[1:]:
         # (a board read well but veiled in part, its bodies grey: the veiled tiles are
         # missing from the read, and only the unveiled look finds them)

@@ -1,0 +1,101 @@
+"""Close-ups (vision.framing): a photo its tiles fill, touching its edges, is read with a
+margin round it; the real tile crops of ../shared read as stored, with no table laid round
+them."""
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from bench.real_tiles_bench import TILES as REAL, labels, one_tile_picture, stored_picture
+from tantrix.cli import main
+from vision import framing, read_photo, reader
+
+real = pytest.mark.skipif(not (REAL / "labels.csv").exists(), reason="../shared/real_tiles missing")
+
+
+def _hexagon_mask(h: int, w: int, radius: float) -> np.ndarray:
+    mask = np.zeros((h, w), np.uint8)
+    a = np.deg2rad(np.arange(6) * 60.0)
+    pts = np.stack([w / 2 + radius * np.cos(a), h / 2 + radius * np.sin(a)], 1)
+    cv2.fillConvexPoly(mask, np.round(pts).astype(np.int32), 255)
+    return mask
+
+
+def test_a_mask_is_tight_only_when_it_reaches_the_rim():
+    assert not framing.tight(_hexagon_mask(120, 130, 40))
+    assert framing.tight(_hexagon_mask(120, 130, 70))     # corners cut off by the left and right edges
+    assert not framing.tight(np.zeros((50, 60), np.uint8))
+
+
+def test_the_table_colour_is_the_rim_off_the_tiles():
+    image = np.full((120, 130, 3), (90, 140, 200), np.uint8)
+    mask = _hexagon_mask(120, 130, 70)
+    image[mask > 0] = (10, 10, 10)
+    assert framing.table_colour(image, mask) == (90.0, 140.0, 200.0)
+    # a rim almost all tile: the median of the whole rim
+    assert framing.table_colour(np.zeros((20, 20, 3), np.uint8), np.full((20, 20), 255, np.uint8)) == (0, 0, 0)
+
+
+def test_the_margin_is_a_share_of_the_longer_side_in_the_colour_given():
+    framed, m = framing.with_margin(np.zeros((120, 130, 3), np.uint8), (1.0, 2.0, 3.0))
+    assert m == round(framing.MARGIN * 130)
+    assert framed.shape == (120 + 2 * m, 130 + 2 * m, 3)
+    assert tuple(framed[0, 0]) == (1, 2, 3) and tuple(framed[m, m]) == (0, 0, 0)
+
+
+@real
+def test_every_real_tile_crop_reads_as_stored():
+    # each crop is the tile filling 130x120 px; before framing, 8 of 56 read right
+    wrong = []
+    for number, (tile, rotation) in labels().items():
+        image = stored_picture(number)
+        board = read_photo(image)
+        got = [(p.tile, p.rotation) for p in board.tiles.values()]
+        if got != [(tile, rotation)]:
+            wrong.append((number, got))
+            continue
+        # the tile's pixel is given in the crop, near its middle, not in the framed image
+        (extra,) = board.extras.values()
+        x, y = extra["pixel"]
+        assert abs(x - image.shape[1] / 2) < 15 and abs(y - image.shape[0] / 2) < 15
+    assert wrong == []
+
+
+@real
+def test_a_close_up_with_more_pixels_reads_too():
+    # the same crops enlarged 4x: 520x480 pictures of tiles 480 px across
+    for number in (5, 22, 41):
+        image = cv2.resize(stored_picture(number), None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC)
+        board = read_photo(image)
+        assert [p.tile for p in board.tiles.values()] == [labels()[number][0]]
+
+
+@real
+def test_only_a_poor_read_touching_the_rim_is_framed(monkeypatch):
+    calls = []
+    real_framed = reader._analyse_framed
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real_framed(*args, **kwargs)
+
+    monkeypatch.setattr(reader, "_analyse_framed", counted)
+    read_photo(one_tile_picture(22))          # the tile laid on a 300x300 table: no margin needed
+    assert calls == []
+    read_photo(stored_picture(22))
+    assert calls == [1]
+
+
+@real
+def test_tantrix_read_of_a_crop_file_draws_its_overlay_on_the_crop(tmp_path, capsys):
+    path = REAL / "tile_19.png"
+    out = tmp_path / "overlay.png"
+    assert main(["read", str(path), "--overlay", str(out)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["image"] == {"width": 130, "height": 120}
+    assert [t["tile"] for t in data["tiles"]] == [19]
+    drawn = cv2.imread(str(out))
+    assert drawn.shape[:2] == (120, 130)
+    # the tile's outline and number are drawn over the crop
+    assert np.count_nonzero(np.abs(drawn.astype(int) - stored_picture(19).astype(int)).sum(2) > 60) > 200
