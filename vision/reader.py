@@ -275,19 +275,40 @@ def _tight_rim(scene: Scene) -> tuple[float, float, float] | None:
     return framing.table_colour(scene.work, scene.mask)
 
 
+def _reaches_rim(framed: Scene, pad: float, photo: Photo) -> bool:
+    """Does a cell of a read of ``photo`` framed with a margin ``pad`` (original px) wide,
+    read or unreadable, reach the photo's rim (a corner of it within
+    :data:`framing.RIM_SLACK` cell sizes of the rim, or past it)?"""
+    cells = np.array([c for c, _rd, _px in framed.readings + framed.unreadable]).reshape(-1, 2)
+    if framed.lattice is None or not len(cells):
+        return False
+    corners = framed.lattice.hexagons(cells) / framed.work_scale - pad    # the photo's own px
+    size = lattice.median_cell_size(framed.lattice, cells) / framed.work_scale
+    return framing.reaches_rim(corners.reshape(-1, 2), photo.width, photo.height, size)
+
+
 def _analyse_framed(photo: Photo, profile: Any, pitch_px: float | None,
                     colour: tuple[float, float, float]) -> Scene | None:
-    """The first look's read of the decoded photo with a margin of the table's ``colour``
-    round it (:func:`framing.with_margin`), or ``None``; the scene is given in the photo's
-    own frame (``origin`` = the photo's corner, in the framed image, made negative)."""
+    """A read of the decoded photo with a margin of the table's ``colour`` round it
+    (:func:`framing.with_margin`), given in the photo's own frame (``origin`` = the
+    photo's corner in the framed image, made negative); ``None`` unless a cell its first
+    look found, read or not, reaches the photo's rim (:func:`_reaches_rim`).
+
+    When the first look reads poorly the other looks follow (:func:`_analyse_looks`), as
+    for any photo (real tile 21's crop: unreadable at the first look, read by a later one).
+    Only a close-up is read on: on a cloth of stripes reaching the rim (hard-9) the
+    framed first look read 2 tiles of 4 in the photo's middle, wrong, and its poor read
+    went on to beat the looks that read all 4."""
     image, m = framing.with_margin(photo.image, colour)
     pad = m / photo.scale                      # the margin in original px
     framed = Photo(image, round(photo.width + 2 * pad), round(photo.height + 2 * pad), photo.scale)
     # (the framed photo keeps the decoded photo's scale: ``pitch_px`` stays in original px;
     # the full-resolution photo is not reloaded for it, which a close-up does not need)
     sub = _analyse_once(framed, image, profile, second_look.LOOKS[0], pitch_px)
-    if sub is None:
+    if sub is None or not _reaches_rim(sub, pad, photo):
         return None
+    if second_look.wanted(sub):
+        sub = _analyse_looks(framed, image, profile, pitch_px, first=sub)
 
     def moved(px: np.ndarray) -> np.ndarray:
         return np.asarray(px, np.float64) - pad
@@ -514,7 +535,7 @@ def _room_for_more(scene: Scene, box: tuple[int, int, int, int], photo: Photo) -
 
 
 def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
-                   prior: search.Prior | None = None) -> Scene:
+                   prior: search.Prior | None = None, first: Scene | None = None) -> Scene:
     """Read a photo; look again in other ways while the read looks poor.
 
     The link image is first gated by the grey tile bodies (a coloured table is not a
@@ -524,20 +545,19 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
     was made with, and light up the link image, is made again with the bodies' own grey
     (:func:`_body_grey`).  Before all those, a poor first read whose tile mask reaches the
     photo's rim (a close-up) is made again with a margin round the photo
-    (:func:`_analyse_framed`); when that read is good and better, it is the read.
+    (:func:`_analyse_framed`): a good framed read that beats the first is the read, a poor
+    one has to beat the other looks' too.  ``first``: the first look's read, made already
+    (a framed photo's; it is not framed again).
     """
-    scene = _analyse_once(photo, source, profile, second_look.LOOKS[0], pitch_px, prior)
+    scene = first or _analyse_once(photo, source, profile, second_look.LOOKS[0], pitch_px, prior)
     others = []
-    rim = _tight_rim(scene) if prior is None and second_look.wanted(scene) else None
-    if rim is not None:
-        framed = _analyse_framed(photo, profile, pitch_px, rim)
-        # (a poor framed read is dropped, not weighed against the other looks': on a cloth
-        # of stripes reaching the rim, hard-9, it read 2 of 4 tiles wrong and beat the
-        # looks that read all 4; a good one makes them needless: they cost a close-up of
-        # one tile 2 s and read nothing more)
-        if framed is not None and not second_look.wanted(framed) and second_look.better(framed, scene):
-            _borrow_loose(framed, [scene])
-            return framed
+    rim = (_tight_rim(scene) if first is None and prior is None and second_look.wanted(scene)
+           else None)
+    framed = None if rim is None else _analyse_framed(photo, profile, pitch_px, rim)
+    if framed is not None and not second_look.wanted(framed) and second_look.better(framed, scene):
+        # (the other looks cost a close-up of one tile 2 s, and read nothing more)
+        _borrow_loose(framed, [scene])
+        return framed
     for look in second_look.LOOKS[1:]:
         # (a board read well but veiled in part, its bodies grey: the veiled tiles are
         # missing from the read, and only the unveiled look finds them)
@@ -571,6 +591,10 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
             scene, other = other, scene
         if other is not None:
             others.append(other)
+    if framed is not None:
+        if second_look.better(framed, scene):
+            scene, framed = framed, scene
+        others.append(framed)
     _borrow_loose(scene, others)
     return scene
 
