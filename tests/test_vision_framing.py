@@ -26,6 +26,8 @@ def test_a_mask_is_tight_only_when_it_reaches_the_rim():
     assert not framing.tight(_hexagon_mask(120, 130, 40))
     assert framing.tight(_hexagon_mask(120, 130, 70))     # corners cut off by the left and right edges
     assert not framing.tight(np.zeros((50, 60), np.uint8))
+    # a mask over the whole rim has taken in the table (a black cloth): no sign of framing
+    assert not framing.tight(np.full((50, 60), 255, np.uint8))
 
 
 def test_the_table_colour_is_the_rim_off_the_tiles():

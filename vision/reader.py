@@ -498,10 +498,11 @@ def _report_hidden(scene: Scene) -> None:
 
 
 def _analyse_with_region(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
-                         prior: search.Prior | None, depth: int) -> Scene:
+                         prior: search.Prior | None, depth: int, whole: bool = True) -> Scene:
     """Read a photo; while the read looks poor, read the tiles' region again on a crop, up
-    to ``depth`` crops deep."""
-    scene = _analyse_looks(photo, source, profile, pitch_px, prior)
+    to ``depth`` crops deep.  ``whole``: the photo is the one given, not a crop of it (a
+    crop is cut tight round the tiles on purpose: it is not taken for a close-up)."""
+    scene = _analyse_looks(photo, source, profile, pitch_px, prior, close_up=whole)
     if depth > 0 and second_look.wanted(scene):
         box = region.board_region(photo.image)
         h, w = photo.image.shape[:2]
@@ -535,7 +536,8 @@ def _room_for_more(scene: Scene, box: tuple[int, int, int, int], photo: Photo) -
 
 
 def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
-                   prior: search.Prior | None = None, first: Scene | None = None) -> Scene:
+                   prior: search.Prior | None = None, first: Scene | None = None,
+                   close_up: bool = True) -> Scene:
     """Read a photo; look again in other ways while the read looks poor.
 
     The link image is first gated by the grey tile bodies (a coloured table is not a
@@ -545,17 +547,21 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
     was made with, and light up the link image, is made again with the bodies' own grey
     (:func:`_body_grey`).  Before all those, a poor first read whose tile mask reaches the
     photo's rim (a close-up) is made again with a margin round the photo
-    (:func:`_analyse_framed`): a good framed read that beats the first is the read, a poor
-    one has to beat the other looks' too.  ``first``: the first look's read, made already
-    (a framed photo's; it is not framed again).
+    (:func:`_analyse_framed`): a good framed read, every tile read confidently, that beats
+    the first is the read; any other has to beat the other looks' too.  ``first``: the
+    first look's read, made already (a framed photo's: not framed again); ``close_up``:
+    whether the photo may be a close-up (not a crop of one).
     """
     scene = first or _analyse_once(photo, source, profile, second_look.LOOKS[0], pitch_px, prior)
     others = []
-    rim = (_tight_rim(scene) if first is None and prior is None and second_look.wanted(scene)
-           else None)
+    rim = (_tight_rim(scene) if close_up and first is None and prior is None
+           and second_look.wanted(scene) else None)
     framed = None if rim is None else _analyse_framed(photo, profile, pitch_px, rim)
-    if framed is not None and not second_look.wanted(framed) and second_look.better(framed, scene):
-        # (the other looks cost a close-up of one tile 2 s, and read nothing more)
+    if (framed is not None and not second_look.wanted(framed) and second_look.better(framed, scene)
+            and all(rd.confidence >= second_look.CONFIDENT for _c, rd, _px in framed.readings)):
+        # (the other looks cost a close-up of one tile 2 s, and read nothing more; a
+        # framed read less sure of a tile may be a look's blind spot, real-texture-79: a
+        # dark board on a black cloth, 3 tiles of 9 read framed, one at 0.58)
         _borrow_loose(framed, [scene])
         return framed
     for look in second_look.LOOKS[1:]:
@@ -591,9 +597,9 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
             scene, other = other, scene
         if other is not None:
             others.append(other)
-    if framed is not None:
-        if second_look.better(framed, scene):
-            scene, framed = framed, scene
+    if framed is not None and second_look.better(framed, scene):
+        # (a framed read that loses lends no loose tile: hard-2's read a back as tile 2)
+        scene, framed = framed, scene
         others.append(framed)
     _borrow_loose(scene, others)
     return scene
@@ -701,7 +707,7 @@ def _analyse_region(photo: Photo, source: Any, box: tuple[int, int, int, int], p
     x0, y0, x1, y1 = (int(round(v * k)) for v in box)
     crop = load_photo(np.ascontiguousarray(full.image[y0:y1, x0:x1]))
     pitch = None if pitch_px is None else pitch_px * full.scale
-    sub = _analyse_with_region(crop, crop.image, profile, pitch, None, depth)
+    sub = _analyse_with_region(crop, crop.image, profile, pitch, None, depth, whole=False)
     origin = np.array([x0, y0], np.float64) / full.scale   # original px of the crop's corner
 
     def moved(px: np.ndarray) -> np.ndarray:
