@@ -273,7 +273,7 @@ def sweep(link: np.ndarray, pitch_px: float | None = None) -> list[tuple[np.ndar
     if pitch_px:
         sizes = pitch_px / SQ3 * np.array([0.94, 0.97, 1.0, 1.03, 1.06])
         return [(s * turn(a), None) for s in sizes for a in range(0, 60, 2)]
-    sizes = np.geomspace(5.0, max(6.0, min(h, w) / 1.8), 26)
+    sizes = np.geomspace(5.0, max(6.0, min(h, w) / 3.0), 22)
     return [(s * turn(a), None) for s in sizes for a in range(0, 60, 6)]
 
 
@@ -294,7 +294,7 @@ def _seed(link: np.ndarray, M: np.ndarray, offset: np.ndarray | None, centre: np
     base = M @ BASIS
     det = abs(M[0, 0] * M[1, 1] - M[0, 1] * M[1, 0])
     size = float(np.sqrt(det))
-    if size < 4 or size > min(h, w) / 1.8 or det * _DET_BASIS < 1e-6:
+    if size < 4 or size > min(h, w) / 3 or det * _DET_BASIS < 1e-6:
         return None
     fold_offset, ncc = fold_phase(link, base, centre, 2.5 * size * SQ3)
     offset = fold_offset if offset is None else offset
