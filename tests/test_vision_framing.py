@@ -104,30 +104,3 @@ def test_tantrix_read_of_a_crop_file_draws_its_overlay_on_the_crop(tmp_path, cap
     # the tile's outline and number are drawn over the crop
     assert np.count_nonzero(np.abs(drawn.astype(int) - stored_picture(19).astype(int)).sum(2) > 60) > 200
 
-
-def _touching_pair(a: int, b: int, below: bool, margin: int) -> np.ndarray:
-    """Real tiles ``a`` and ``b`` cut out by their alpha, ``b`` touching ``a`` below it or
-    at its lower right, on a grey table ``margin`` px wide round them."""
-    dx, dy = (0, 115) if below else (94, 58)     # the crops' tiles are 125x115 px
-    h, w = 120 + dy + 2 * margin, 130 + dx + 2 * margin
-    canvas = np.full((h, w, 3), 140.0, np.float32)
-    for n, (x, y) in ((a, (margin, margin)), (b, (margin + dx, margin + dy))):
-        tile = cv2.imread(str(REAL / f"tile_{n:02d}.png"), cv2.IMREAD_UNCHANGED).astype(np.float32)
-        alpha = tile[:, :, 3:4] / 255.0
-        canvas[y:y + 120, x:x + 130] = tile[:, :, :3] * alpha + canvas[y:y + 120, x:x + 130] * (1 - alpha)
-    return canvas.astype(np.uint8)
-
-
-@real
-@pytest.mark.parametrize("margin", [0, 12, 60])
-@pytest.mark.parametrize("below", [False, True], ids=["beside", "below"])
-def test_two_touching_tiles_filling_a_photo_are_both_read(margin, below):
-    # cells half the photo's short side: the search used to stop at a third of it (and its
-    # last sweep at a sixth), and read 6 of 24 such pairs at a 60 px margin
-    pairs = [(55, 50), (27, 56), (19, 15), (12, 32)]
-    for a, b in pairs:
-        board = read_photo(_touching_pair(a, b, below, margin))
-        got = sorted([p.tile for p in board.tiles.values()] + [it["tile"] for it in board.loose])
-        # (both numbers, on the board or loose: 19 above 15 with a 60 px margin reads as two
-        # loose tiles, a known limit)
-        assert got == sorted([a, b]), (a, b)

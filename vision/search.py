@@ -273,7 +273,7 @@ def sweep(link: np.ndarray, pitch_px: float | None = None) -> list[tuple[np.ndar
     if pitch_px:
         sizes = pitch_px / SQ3 * np.array([0.94, 0.97, 1.0, 1.03, 1.06])
         return [(s * turn(a), None) for s in sizes for a in range(0, 60, 2)]
-    sizes = np.geomspace(5.0, max(6.0, min(h, w) / 3.0), 22)
+    sizes = np.geomspace(5.0, max(6.0, min(h, w) / 6.0), 18)
     return [(s * turn(a), None) for s in sizes for a in range(0, 60, 6)]
 
 
