@@ -268,9 +268,9 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
 
 
 def _tight_rim(scene: Scene) -> tuple[float, float, float] | None:
-    """The table's BGR colour at the photo's rim when the tile mask of a read of the whole
-    photo reaches the rim (:func:`framing.tight`), else ``None``."""
-    if scene.mask is None or scene.origin.any() or not framing.tight(scene.mask):
+    """The table's BGR colour at the photo's rim when the tile mask of the first look's
+    read of the photo reaches the rim (:func:`framing.tight`), else ``None``."""
+    if scene.mask is None or not framing.tight(scene.mask):
         return None
     return framing.table_colour(scene.work, scene.mask)
 
@@ -308,16 +308,8 @@ def _analyse_framed(photo: Photo, profile: Any, pitch_px: float | None,
     if sub is None or not _reaches_rim(sub, pad, photo):
         return None
     if second_look.wanted(sub):
-        sub = _analyse_looks(framed, image, profile, pitch_px, first=sub)
-
-    def moved(px: np.ndarray) -> np.ndarray:
-        return np.asarray(px, np.float64) - pad
-
-    return replace(
-        sub, photo=photo, origin=sub.origin - pad,
-        readings=[(c, rd, moved(px)) for c, rd, px in sub.readings],
-        unreadable=[(c, rd, moved(px)) for c, rd, px in sub.unreadable],
-        loose=[{**it, "pixel": [round(float(v), 1) for v in moved(it["pixel"])]} for it in sub.loose])
+        sub = _analyse_looks(framed, image, profile, pitch_px, first=sub, close_up=False)
+    return _in_photo(sub, photo, np.array([-pad, -pad]), 1.0)
 
 
 BARE_FIT = 0.9
@@ -549,13 +541,12 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
     photo's rim (a close-up) is made again with a margin round the photo
     (:func:`_analyse_framed`): a good framed read, every tile read confidently, that beats
     the first is the read; any other has to beat the other looks' too.  ``first``: the
-    first look's read, made already (a framed photo's: not framed again); ``close_up``:
-    whether the photo may be a close-up (not a crop of one).
+    first look's read, made already; ``close_up``: whether the photo may be a close-up
+    (not a crop of one, nor a photo already framed).
     """
     scene = first or _analyse_once(photo, source, profile, second_look.LOOKS[0], pitch_px, prior)
     others = []
-    rim = (_tight_rim(scene) if close_up and first is None and prior is None
-           and second_look.wanted(scene) else None)
+    rim = _tight_rim(scene) if close_up and prior is None and second_look.wanted(scene) else None
     framed = None if rim is None else _analyse_framed(photo, profile, pitch_px, rim)
     if (framed is not None and not second_look.wanted(framed) and second_look.better(framed, scene)
             and all(rd.confidence >= second_look.CONFIDENT for _c, rd, _px in framed.readings)):
@@ -708,15 +699,22 @@ def _analyse_region(photo: Photo, source: Any, box: tuple[int, int, int, int], p
     crop = load_photo(np.ascontiguousarray(full.image[y0:y1, x0:x1]))
     pitch = None if pitch_px is None else pitch_px * full.scale
     sub = _analyse_with_region(crop, crop.image, profile, pitch, None, depth, whole=False)
-    origin = np.array([x0, y0], np.float64) / full.scale   # original px of the crop's corner
+    # (original px of the crop's corner; the crop's own px are the full photo's)
+    return _in_photo(sub, photo, np.array([x0, y0], np.float64) / full.scale, full.scale)
+
+
+def _in_photo(sub: Scene, photo: Photo, corner: np.ndarray, scale: float) -> Scene:
+    """A read ``sub`` of another picture made from ``photo`` (a crop of it, or the photo
+    with a margin round it), given in ``photo``'s frame: the other picture's pixel (x, y)
+    is ``(x, y) / scale + corner`` in the original photo's px (``corner`` may be negative)."""
 
     def moved(px: np.ndarray) -> np.ndarray:
-        return np.asarray(px, np.float64) / full.scale + origin
+        return np.asarray(px, np.float64) / scale + corner
 
     return replace(
         # (a crop within the crop has its own corner: the work image starts there)
-        sub, photo=photo, work_scale=sub.work_scale * full.scale,
-        origin=origin + sub.origin / full.scale,
+        sub, photo=photo, work_scale=sub.work_scale * scale,
+        origin=corner + sub.origin / scale,
         readings=[(c, rd, moved(px)) for c, rd, px in sub.readings],
         unreadable=[(c, rd, moved(px)) for c, rd, px in sub.unreadable],
         loose=[{**it, "pixel": [round(float(v), 1) for v in moved(it["pixel"])]} for it in sub.loose])
