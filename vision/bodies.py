@@ -395,3 +395,86 @@ def blobs(mask: np.ndarray, min_area: float) -> list[tuple[np.ndarray, float, np
         if area >= min_area:
             out.append((cents[i], area, i))
     return out
+
+
+GROUP_TILES = (1.6, 4.4)
+"""Blobs of this many tiles' area (low, high), at the size their deep places give, are
+looked at by :func:`small_groups`: two to four touching tiles."""
+
+GROUP_SPACING = (0.8, 1.2)
+"""The deepest place of such a blob and the nearest other are this share (low, high) of
+the distance they should be apart (see :func:`small_groups`) ..."""
+
+GROUP_DEPTHS = 0.65
+"""... each deep place at least this share as deep as the deepest."""
+
+GROUP_CLOSING = 0.07
+"""The blob is closed with a disc this share of its area's square root in radius (about a
+link's half-width for two tiles) before its deep places are found."""
+
+
+def small_groups(mask: np.ndarray, min_size: float = 6.0, max_blobs: int = 6) -> list[Hexagon]:
+    """One cell of each blob of ``mask`` that is a few touching tiles (:data:`GROUP_TILES`):
+    a close-up of two or three tiles, whose merged bodies make no single hexagon.
+
+    The blob's deepest place (farthest from its rim) is either a tile's middle, an inner
+    radius deep, with the next tile's middle twice that away across their shared edge (a
+    pair, a row); or the corner where three tiles meet, a centre-to-corner size deep,
+    with the tiles' middles that far away (a triangle).  Either gives the cells' size and
+    turn.  ``M`` is square-on (a similarity); ``iou`` is 0 (no hexagon was fitted).
+    Largest blobs first.
+    """
+    labels, stats, _fits = _blob_fits(mask)
+    area = stats[:, cv2.CC_STAT_AREA]
+    min_area = 2 * 2.6 * min_size ** 2
+    out = []
+    for i in [i for i in np.argsort(-area) if i != 0 and area[i] >= min_area][:max_blobs]:
+        places, origin = _deep_places_of(labels, stats, int(i))
+        if len(places) < 2:
+            continue
+        (a, deep), (b, _d) = places[0], min(places[1:], key=lambda p: np.hypot(*(p[0] - places[0][0])))
+        apart = float(np.hypot(*(b - a)))
+        for size, centre, towards in ((2 * deep / SQ3, a, b), (deep, b, a)):
+            # (a pair: a's neighbour's middle lies 2 inner radii away, 30° off the plane's
+            # x axis; a triangle: b's corner a lies one size away, along a corner's line)
+            want = SQ3 * size if centre is a else size
+            tiles = area[i] / (1.5 * SQ3 * size * size)
+            if not (GROUP_SPACING[0] <= apart / want <= GROUP_SPACING[1]
+                    and GROUP_TILES[0] <= tiles <= GROUP_TILES[1]):
+                continue
+            d = towards - centre
+            turn = np.arctan2(d[1], d[0]) - (np.pi / 6 if centre is a else 0.0)
+            M = size * np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+            out.append(Hexagon(centre + origin, M, 0.0))
+            break
+    return out
+
+
+def _deep_places_of(labels: np.ndarray, stats: np.ndarray, i: int
+                    ) -> tuple[list[tuple[np.ndarray, float]], np.ndarray]:
+    """Blob ``i``'s places farthest from its rim (at least :data:`GROUP_DEPTHS` of the
+    deepest, each farther than 0.9 of that from a deeper one): ``[(x, y), depth]`` in a
+    box of the blob, deepest first, and that box's origin in the image."""
+    x, y, w, h = stats[i, :4]
+    area = stats[i, cv2.CC_STAT_AREA]
+    # (links light enough to leave holes and notches in the bodies' mask are still the
+    # tile's: closed over about a link's width, and holes filled)
+    k = max(1, int(GROUP_CLOSING * np.sqrt(area)))
+    roi = np.zeros((h + 2 * k + 2, w + 2 * k + 2), np.uint8)
+    np.equal(labels[y:y + h, x:x + w], i, out=roi[k + 1:-k - 1, k + 1:-k - 1], casting="unsafe")
+    roi = cv2.morphologyEx(roi, cv2.MORPH_CLOSE,
+                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1)))
+    outside = roi.copy()
+    cv2.floodFill(outside, None, (0, 0), 1)
+    roi[outside == 0] = 1
+    dist = cv2.distanceTransform(roi, cv2.DIST_L2, 5)
+    deepest = float(dist.max())
+    peak = (dist >= GROUP_DEPTHS * deepest) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(peak)
+    places: list[tuple[np.ndarray, float]] = []
+    for j in np.argsort(-dist[ys, xs]):
+        c = np.array([xs[j], ys[j]], np.float64)
+        # (a flat ridge has many maxima: those near a deeper place are that place)
+        if all(np.hypot(*(c - p)) >= 0.9 * deepest for p, _d in places):
+            places.append((c, float(dist[ys[j], xs[j]])))
+    return places, np.array([x - k - 1, y - k - 1], np.float64)

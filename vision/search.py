@@ -170,12 +170,14 @@ def _core_box(link: np.ndarray) -> tuple[int, int, int, int] | None:
 
 
 def hypotheses(link: np.ndarray, hexes: list[bodies.Hexagon], pitch_px: float | None = None,
-               rings: list[np.ndarray] | None = None) -> list[tuple[np.ndarray, np.ndarray | None]]:
+               rings: list[np.ndarray] | None = None, groups: list[bodies.Hexagon] = ()
+               ) -> list[tuple[np.ndarray, np.ndarray | None]]:
     """Candidate lattices: (2x2 map plane → working image, offset px or ``None``).
 
     Without an offset, the offset is found by folding the link image (:func:`fold_phase`).
     ``hexes``: single-tile blobs, best first (:func:`single_tiles`); ``rings``: the
-    :func:`ring_maps` of ``link`` when already known.
+    :func:`ring_maps` of ``link`` when already known; ``groups``: blobs of a few touching
+    tiles (:func:`bodies.small_groups`).
     """
     out: list[tuple[np.ndarray, np.ndarray | None]] = []
     r30 = turn(30.0) / SQ3
@@ -185,6 +187,8 @@ def hypotheses(link: np.ndarray, hexes: list[bodies.Hexagon], pitch_px: float | 
     for hx in hexes[:3]:
         out.append((hx.M, hx.centre))  # the lattice of that very tile
         out += [(hx.M @ turn(a), None) for a in range(5, 60, 5)]
+    for group in groups:
+        out.append((group.M, group.centre))  # the lattice of a few touching tiles
     if pitch_px:
         # a fixed camera's profile knows the cells' size: nothing else is worth trying
         out = _near_pitch(out, pitch_px)
@@ -294,7 +298,11 @@ def _seed(link: np.ndarray, M: np.ndarray, offset: np.ndarray | None, centre: np
     base = M @ BASIS
     det = abs(M[0, 0] * M[1, 1] - M[0, 1] * M[1, 0])
     size = float(np.sqrt(det))
-    if size < 4 or size > min(h, w) / 3 or det * _DET_BASIS < 1e-6:
+    # (a map placed by a blob of the tile mask may be as big as the tiles there: a close-up
+    # of two; other maps no bigger than a third of the image, or a board's rings twice the
+    # pitch win on small boards)
+    most = min(h, w) / (2.0 if offset is not None else 3.0)
+    if size < 4 or size > most or det * _DET_BASIS < 1e-6:
         return None
     fold_offset, ncc = fold_phase(link, base, centre, 2.5 * size * SQ3)
     offset = fold_offset if offset is None else offset
@@ -572,7 +580,8 @@ def find_lattice(bgr: np.ndarray, link: np.ndarray, mask: np.ndarray, model: col
             return _polish_scale(bgr, link, model, best, centre, hexes)
         if stage == "early":
             return None
-    seeds = _seeds(bgr, link, model, hypotheses(link, hexes, pitch_px, rings), centre, hexes)
+    seeds = _seeds(bgr, link, model, hypotheses(link, hexes, pitch_px, rings, bodies.small_groups(mask)),
+                   centre, hexes)
     best = _judge(bgr, link, model, seeds, centre, hexes, mask)
     # the last resorts in turn, each made only while the lattice so far reads poorly
     for last_resort in (lambda: sweep(link, pitch_px), lambda: rescaled(hexes)):
