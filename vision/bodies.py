@@ -405,7 +405,7 @@ GROUP_SPACING = (0.8, 1.2)
 """The deepest place of such a blob and the nearest other are this share (low, high) of
 the distance they should be apart (see :func:`small_groups`) ..."""
 
-GROUP_DEPTHS = 0.65
+GROUP_DEPTHS = 0.75
 """... each deep place at least this share as deep as the deepest."""
 
 GROUP_CLOSING = 0.07
