@@ -23,6 +23,20 @@ more than half the rim has taken in the table (a black cloth: real-texture-79's 
 its whole rim), and says nothing of how the tiles are framed."""
 
 
+CLOSE_UP_SIDE = 150
+"""A framed photo whose first read finds no cell at its rim is read once more shrunk so the
+photo's longer side is at most this (px): a close-up taken nearer, or at a higher
+resolution, shows its tile far bigger than the search's filters and link gates are made
+for (the real tile crops enlarged 2×: tiles 260 px across, no link found at all)."""
+
+
+def close_up_shrink(height: int, width: int) -> float | None:
+    """The factor that brings a photo of ``height`` × ``width`` px to :data:`CLOSE_UP_SIDE`,
+    or ``None`` when it is no bigger."""
+    f = CLOSE_UP_SIDE / max(height, width)
+    return f if f < 1.0 else None
+
+
 RIM_SLACK = 0.5
 """A cell reaches the rim when a corner of it lies within this many cell sizes (centre to
 corner) of the photo's edge, or past it (the 56 real tile crops: -0.02 to 0.21; with a

@@ -298,14 +298,22 @@ def _analyse_framed(photo: Photo, profile: Any, pitch_px: float | None,
     for any photo (real tile 21's crop: unreadable at the first look, read by a later one).
     Only a close-up is read on: on a cloth of stripes reaching the rim (hard-9) the
     framed first look read 2 tiles of 4 in the photo's middle, wrong, and its poor read
-    went on to beat the looks that read all 4."""
+    went on to beat the looks that read all 4.  A framed photo whose first look finds no
+    cell at the rim is tried once more shrunk (:func:`framing.close_up_shrink`)."""
     image, m = framing.with_margin(photo.image, colour)
     pad = m / photo.scale                      # the margin in original px
-    framed = Photo(image, round(photo.width + 2 * pad), round(photo.height + 2 * pad), photo.scale)
-    # (the framed photo keeps the decoded photo's scale: ``pitch_px`` stays in original px;
-    # the full-resolution photo is not reloaded for it, which a close-up does not need)
-    sub = _analyse_once(framed, image, profile, second_look.LOOKS[0], pitch_px)
-    if sub is None or not _reaches_rim(sub, pad, photo):
+    shrink = framing.close_up_shrink(*photo.image.shape[:2])
+    for f in (1.0,) if shrink is None else (1.0, shrink):
+        # (the framed photo keeps the decoded photo's scale, times any shrink: ``pitch_px``
+        # stays in original px; the full-resolution photo is not reloaded for it, which a
+        # close-up does not need)
+        if f != 1.0:
+            image = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        framed = Photo(image, round(photo.width + 2 * pad), round(photo.height + 2 * pad), photo.scale * f)
+        sub = _analyse_once(framed, image, profile, second_look.LOOKS[0], pitch_px)
+        if sub is not None and _reaches_rim(sub, pad, photo):
+            break
+    else:
         return None
     if second_look.wanted(sub):
         sub = _analyse_looks(framed, image, profile, pitch_px, first=sub, close_up=False)
