@@ -75,6 +75,20 @@ def test_a_close_up_with_more_pixels_reads_too():
 
 
 @real
+def test_a_close_up_whose_framed_tile_is_too_big_is_read_shrunk():
+    # enlarged 2x (tiles 260 px across) these crops framed showed no link at all, and read
+    # as nothing (34 of 56 such crops read in session 86); shrunk to 150 px they read
+    for number in (2, 8, 14):
+        image = cv2.resize(stored_picture(number), None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+        board = read_photo(image)
+        assert [(p.tile, p.rotation) for p in board.tiles.values()] == [labels()[number]]
+        # the tile's pixel is given in the enlarged photo, near its middle
+        (extra,) = board.extras.values()
+        x, y = extra["pixel"]
+        assert abs(x - 130) < 25 and abs(y - 120) < 25
+
+
+@real
 def test_only_a_poor_read_touching_the_rim_is_framed(monkeypatch):
     calls = []
     real_framed = reader._analyse_framed
