@@ -28,7 +28,7 @@ flattened rings, ``ring_maps(flat=True)``, serve that second try.)
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -170,7 +170,7 @@ def _core_box(link: np.ndarray) -> tuple[int, int, int, int] | None:
 
 
 def hypotheses(link: np.ndarray, hexes: list[bodies.Hexagon], pitch_px: float | None = None,
-               rings: list[np.ndarray] | None = None, groups: list[bodies.Hexagon] = ()
+               rings: list[np.ndarray] | None = None, groups: Sequence[bodies.Hexagon] = ()
                ) -> list[tuple[np.ndarray, np.ndarray | None]]:
     """Candidate lattices: (2x2 map plane → working image, offset px or ``None``).
 
