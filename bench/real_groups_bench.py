@@ -21,14 +21,13 @@ import argparse
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import cv2
 import numpy as np
 
 from bench.outputs import write_report
-from bench.real_tiles_bench import LIGHT_TABLE, TILES, labels
+from bench.real_tiles_bench import LIGHT_TABLE, TILES, labels, read_all
 
 LAYOUTS: dict[str, list[tuple[int, int]]] = {
     "pair": [(0, 0), (1, 0)],
@@ -103,14 +102,7 @@ def jobs(samples: int, seed: int = 87) -> list[tuple[str, int, str, list[int]]]:
 
 def run(samples: int = 6, workers: int = 2, progress: bool = True) -> dict[str, Any]:
     """Every layout × margin × table, ``samples`` pictures each; rows and a summary."""
-    from tqdm import tqdm
-    todo = jobs(samples)
-    bar = dict(total=len(todo), desc="real groups", unit="read", file=sys.stderr, disable=not progress)
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            rows = list(tqdm(pool.map(read_one, todo), **bar))
-    else:
-        rows = [read_one(j) for j in tqdm(todo, **bar)]
+    rows = read_all(read_one, jobs(samples), workers, "real groups", progress)
     right = sum(r["right"] for r in rows)
     cells = {f"{layout} / {margin}": [r for r in rows if r["layout"] == layout and r["margin"] == margin]
              for layout in LAYOUTS for margin in MARGINS}

@@ -29,7 +29,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -98,19 +98,25 @@ def read_one(job: tuple[int, str] | tuple[int, str, bool]) -> dict[str, Any]:
             "loose": [item["tile"] for item in board.loose], "seconds": round(seconds, 3)}
 
 
+def read_all(read: Callable[[Any], dict[str, Any]], jobs: list, workers: int, desc: str,
+             progress: bool = True) -> list[dict[str, Any]]:
+    """``read`` of every job in order, in ``workers`` processes (one: in this process), with a
+    progress bar on stderr unless ``progress`` is false."""
+    from tqdm import tqdm
+    bar = dict(total=len(jobs), desc=desc, unit="read", file=sys.stderr, disable=not progress)
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            return list(tqdm(pool.map(read, jobs), **bar))
+    return [read(j) for j in tqdm(jobs, **bar)]
+
+
 def run(variants: list[str], numbers: list[int] | None = None, workers: int = 2,
         progress: bool = True, as_stored: bool = False) -> dict[str, Any]:
     """Every tile in ``numbers`` (default: all 56) under every variant, laid on a table
     or ``as_stored``; rows and a summary."""
-    from tqdm import tqdm
     numbers = sorted(labels()) if numbers is None else numbers
     jobs = [(n, v, as_stored) for v in variants for n in numbers]
-    bar = dict(total=len(jobs), desc="real tiles", unit="read", file=sys.stderr, disable=not progress)
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            rows = list(tqdm(pool.map(read_one, jobs), **bar))
-    else:
-        rows = [read_one(j) for j in tqdm(jobs, **bar)]
+    rows = read_all(read_one, jobs, workers, "real tiles", progress)
     per = {v: [r for r in rows if r["variant"] == v] for v in variants}
     right = sum(r["right"] for r in rows)
     return {"summary": {"reads": len(rows), "right": right, "as_stored": as_stored,

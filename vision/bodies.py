@@ -314,15 +314,12 @@ def _deep_places(labels: np.ndarray, stats: np.ndarray, size: float, tiles: tupl
     for i in np.nonzero((area >= tiles[0] * tile_area) & (area <= tiles[1] * tile_area))[0]:
         if i == 0:
             continue
-        x, y, w, h = stats[i, :4]
-        roi = np.zeros((h + 2, w + 2), np.uint8)
-        np.equal(labels[y:y + h, x:x + w], i, out=roi[1:-1, 1:-1], casting="unsafe")
-        dist = cv2.distanceTransform(roi, cv2.DIST_L2, 5)
+        dist, (x0, y0) = _blob_distance(labels, stats, int(i))
         peak = (dist >= depth * inner) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
         ys, xs = np.nonzero(peak)
         order = np.argsort(-dist[ys, xs])
         # deepest first, each kept unless a kept one lies nearer than 1.4 sizes
-        cand = np.stack([xs[order] - 1 + x, ys[order] - 1 + y], 1).astype(np.float64)
+        cand = np.stack([xs[order] + x0, ys[order] + y0], 1).astype(np.float64)
         deep = dist[ys[order], xs[order]]
         taken = np.zeros((0, 2))
         for c, dc in zip(cand, deep):
@@ -455,19 +452,10 @@ def _deep_places_of(labels: np.ndarray, stats: np.ndarray, i: int
     """Blob ``i``'s places farthest from its rim (at least :data:`GROUP_DEPTHS` of the
     deepest, each farther than 0.9 of that from a deeper one): ``[(x, y), depth]`` in a
     box of the blob, deepest first, and that box's origin in the image."""
-    x, y, w, h = stats[i, :4]
-    area = stats[i, cv2.CC_STAT_AREA]
     # (links light enough to leave holes and notches in the bodies' mask are still the
     # tile's: closed over about a link's width, and holes filled)
-    k = max(1, int(GROUP_CLOSING * np.sqrt(area)))
-    roi = np.zeros((h + 2 * k + 2, w + 2 * k + 2), np.uint8)
-    np.equal(labels[y:y + h, x:x + w], i, out=roi[k + 1:-k - 1, k + 1:-k - 1], casting="unsafe")
-    roi = cv2.morphologyEx(roi, cv2.MORPH_CLOSE,
-                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1)))
-    outside = roi.copy()
-    cv2.floodFill(outside, None, (0, 0), 1)
-    roi[outside == 0] = 1
-    dist = cv2.distanceTransform(roi, cv2.DIST_L2, 5)
+    k = max(1, int(GROUP_CLOSING * np.sqrt(stats[i, cv2.CC_STAT_AREA])))
+    dist, origin = _blob_distance(labels, stats, i, close=k)
     deepest = float(dist.max())
     peak = (dist >= GROUP_DEPTHS * deepest) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
     ys, xs = np.nonzero(peak)
@@ -477,4 +465,22 @@ def _deep_places_of(labels: np.ndarray, stats: np.ndarray, i: int
         # (a flat ridge has many maxima: those near a deeper place are that place)
         if all(np.hypot(*(c - p)) >= 0.9 * deepest for p, _d in places):
             places.append((c, float(dist[ys[j], xs[j]])))
-    return places, np.array([x - k - 1, y - k - 1], np.float64)
+    return places, np.array(origin, np.float64)
+
+
+def _blob_distance(labels: np.ndarray, stats: np.ndarray, i: int, close: int = 0
+                   ) -> tuple[np.ndarray, tuple[int, int]]:
+    """Each pixel's distance to blob ``i``'s rim (0 off it), in a box of the blob with a
+    border round it, and that box's origin (x, y) in the image.  ``close``: the blob is
+    first closed with a disc of that radius (px) and its holes are filled."""
+    x, y, w, h = stats[i, :4]
+    b = close + 1
+    roi = np.zeros((h + 2 * b, w + 2 * b), np.uint8)
+    np.equal(labels[y:y + h, x:x + w], i, out=roi[b:b + h, b:b + w], casting="unsafe")
+    if close:
+        roi = cv2.morphologyEx(roi, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (2 * close + 1, 2 * close + 1)))
+        outside = roi.copy()
+        cv2.floodFill(outside, None, (0, 0), 1)
+        roi[outside == 0] = 1
+    return cv2.distanceTransform(roi, cv2.DIST_L2, 5), (int(x) - b, int(y) - b)
