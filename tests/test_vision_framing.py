@@ -89,6 +89,23 @@ def test_a_close_up_whose_framed_tile_is_too_big_is_read_shrunk():
 
 
 @real
+def test_a_dim_close_up_under_a_cold_cast_is_read_balanced_by_its_light_paper():
+    # a cold cast and a dim exposure over a crop: the bodies are too dark to show the cast
+    # and the paper round the tile, the lightest tenth, sits at level 99 (under session 87's
+    # bar of 120 for a lit surface); its yellow links then read as green about as well and
+    # these tiles read as nothing.  Taken as white, the paper gives the cast back
+    from bench.real_photo_bench import VARIANTS
+    from vision import balance
+    for number in (1, 2, 6):
+        image = VARIANTS["cold-dim"](stored_picture(number))
+        assert balance.body_gains(image) is None
+        gains = balance.white_gains(image)
+        assert gains is not None and gains[0] < 1.0 < gains[2]  # blue taken down, red up
+        board = read_photo(image)
+        assert [(p.tile, p.rotation) for p in board.tiles.values()] == [labels()[number]]
+
+
+@real
 def test_only_a_poor_read_touching_the_rim_is_framed(monkeypatch):
     calls = []
     real_framed = reader._analyse_framed
