@@ -1196,9 +1196,11 @@ def _lattice_at_a_spot(link: np.ndarray) -> Lattice | None:
 
 
 def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.ColourModel,
-                link: np.ndarray, mask: np.ndarray, lat: Lattice | None) -> Scene:
+                link: np.ndarray, mask: np.ndarray, lat: Lattice | None,
+                own_hexagon: bool = True) -> Scene:
     """The cell stage of a read: which cells of ``lat`` hold tiles, their colours, their
-    identities, loose tiles beside them."""
+    identities, loose tiles beside them.  ``own_hexagon``: whether a read with no tile on
+    the lattice and one off it is made again on that tile's own hexagon."""
     scene = Scene(photo, work, ws, neutral=model.neutral, link=link, mask=mask)
     if lat is None:
         return scene
@@ -1413,6 +1415,14 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     # (a tile standing alone whose colours fit a tile read on the board better than any
     # free one is more likely a patch of cloth than a tile: it is not given as loose)
     scene.loose = loose.face_up_items(full, S, lat_full, model, isolated, scene.shifts, found)
+    if (own_hexagon and not keep and not scene.unreadable and len(found) == 1
+            and scene.loose == [found[0][1]]):
+        # no tile on the lattice, one standing off it: the lattice is not the tiles' (a
+        # close-up's tile, cut by the frame's rim, placed a smaller lattice beside it) and
+        # that tile is the board, read on its own hexagon
+        hx = found[0][0]
+        on_tile = hx.H @ np.array([[1.0, 0.0, hx.shift[0]], [0.0, 1.0, hx.shift[1]], [0.0, 0.0, 1.0]])
+        return _read_cells(photo, work, ws, model0, link, mask, Lattice(on_tile), own_hexagon=False)
     _dedupe_numbers(scene)
     return scene
 
