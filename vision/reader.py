@@ -1419,10 +1419,13 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             and scene.loose == [found[0][1]]):
         # no tile on the lattice, one standing off it: the lattice is not the tiles' (a
         # close-up's tile, cut by the frame's rim, placed a smaller lattice beside it) and
-        # that tile is the board, read on its own hexagon
+        # that tile is the board, read on its own hexagon (kept only if the tile reads
+        # there: a lone board tile must read clearly, a loose one need not)
         hx = found[0][0]
         on_tile = hx.H @ np.array([[1.0, 0.0, hx.shift[0]], [0.0, 1.0, hx.shift[1]], [0.0, 0.0, 1.0]])
-        return _read_cells(photo, work, ws, model0, link, mask, Lattice(on_tile), own_hexagon=False)
+        again = _read_cells(photo, work, ws, model0, link, mask, Lattice(on_tile), own_hexagon=False)
+        if again.readings:
+            return again
     _dedupe_numbers(scene)
     return scene
 
