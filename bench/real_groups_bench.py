@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from bench.outputs import write_report
-from bench.real_tiles_bench import LIGHT_TABLE, TILES, labels, read_all
+from bench.real_tiles_bench import LIGHT_TABLE, TILES, labels, read_all, summary
 
 LAYOUTS: dict[str, list[tuple[int, int]]] = {
     "pair": [(0, 0), (1, 0)],
@@ -103,15 +103,10 @@ def jobs(samples: int, seed: int = 87) -> list[tuple[str, int, str, list[int]]]:
 def run(samples: int = 6, workers: int = 2, progress: bool = True) -> dict[str, Any]:
     """Every layout × margin × table, ``samples`` pictures each; rows and a summary."""
     rows = read_all(read_one, jobs(samples), workers, "real groups", progress)
-    right = sum(r["right"] for r in rows)
     cells = {f"{layout} / {margin}": [r for r in rows if r["layout"] == layout and r["margin"] == margin]
              for layout in LAYOUTS for margin in MARGINS}
-    return {"summary": {"reads": len(rows), "right": right,
-                        "share": round(right / len(rows), 4) if rows else None,
-                        "median_seconds": round(float(np.median([r["seconds"] for r in rows])), 3)
-                        if rows else None},
-            "groups": {k: {"right": sum(r["right"] for r in rs), "reads": len(rs),
-                           "median_seconds": round(float(np.median([r["seconds"] for r in rs])), 3),
+    return {"summary": summary(rows),
+            "groups": {k: {**summary(rs),
                            "wrong": [[r["table"], r["tiles"], r["read"]] for r in rs if not r["right"]]}
                        for k, rs in cells.items()},
             "rows": rows}

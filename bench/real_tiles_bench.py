@@ -110,6 +110,15 @@ def read_all(read: Callable[[Any], dict[str, Any]], jobs: list, workers: int, de
     return [read(j) for j in tqdm(jobs, **bar)]
 
 
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Reads, right reads, their share and the median seconds a read of ``rows`` (each
+    with ``right`` and ``seconds``); share and median ``None`` when there are none."""
+    right = sum(r["right"] for r in rows)
+    return {"reads": len(rows), "right": right,
+            "share": round(right / len(rows), 4) if rows else None,
+            "median_seconds": round(float(np.median([r["seconds"] for r in rows])), 3) if rows else None}
+
+
 def run(variants: list[str], numbers: list[int] | None = None, workers: int = 2,
         progress: bool = True, as_stored: bool = False) -> dict[str, Any]:
     """Every tile in ``numbers`` (default: all 56) under every variant, laid on a table
@@ -118,11 +127,7 @@ def run(variants: list[str], numbers: list[int] | None = None, workers: int = 2,
     jobs = [(n, v, as_stored) for v in variants for n in numbers]
     rows = read_all(read_one, jobs, workers, "real tiles", progress)
     per = {v: [r for r in rows if r["variant"] == v] for v in variants}
-    right = sum(r["right"] for r in rows)
-    return {"summary": {"reads": len(rows), "right": right, "as_stored": as_stored,
-                        "share": round(right / len(rows), 4) if rows else None,
-                        "median_seconds": round(float(np.median([r["seconds"] for r in rows])), 3)
-                        if rows else None},
+    return {"summary": {**summary(rows), "as_stored": as_stored},
             "variants": {v: {"right": sum(r["right"] for r in rs), "tiles": len(rs),
                              "as_labelled": sum(r["as_labelled"] for r in rs),
                              "wrong": [[r["tile"], r["read"]] for r in rs if not r["right"]]}

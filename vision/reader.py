@@ -1422,7 +1422,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         # that tile is the board, read on its own hexagon (kept only if the tile reads
         # there: a lone board tile must read clearly, a loose one need not)
         hx = found[0][0]
-        on_tile = hx.H @ np.array([[1.0, 0.0, hx.shift[0]], [0.0, 1.0, hx.shift[1]], [0.0, 0.0, 1.0]])
+        on_tile = hx.H @ lattice.affine(np.eye(2), hx.shift)   # cell (0, 0) on the tile
         again = _read_cells(photo, work, ws, model0, link, mask, Lattice(on_tile), own_hexagon=False)
         if again.readings:
             return again
