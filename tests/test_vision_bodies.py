@@ -1,5 +1,6 @@
 """Single-tile blobs: the fits kept for the last mask give what a fresh look gives, for any
 size limit, and another mask is looked at afresh."""
+import pytest
 import cv2
 import numpy as np
 
@@ -158,3 +159,36 @@ def test_link_spots_past_most_are_a_print_and_none_is_given():
     assert len(every) == 5
     assert np.array_equal(np.array(bodies.link_spots(link, size, most=5)), np.array(every))
     assert bodies.link_spots(link, size, most=4) == []
+
+
+def _notched_blobs() -> np.ndarray:
+    """Three touching discs (a small group's merged bodies) with a link-wide notch cut
+    into their rim, a thin slit through them, and a wide bay, on 600×700 px."""
+    m = np.zeros((600, 700), np.uint8)
+    for c in ((250, 300), (420, 300), (335, 450)):
+        cv2.circle(m, c, 110, 1, -1)
+    cv2.line(m, (140, 300), (230, 300), 0, 9)           # a notch 9 px wide
+    cv2.line(m, (335, 340), (335, 560), 0, 5)           # a slit 5 px wide
+    cv2.rectangle(m, (500, 250), (600, 350), 0, -1)     # a bay 100 px wide
+    return m
+
+
+@pytest.mark.parametrize("radius", [16, 30, 60])
+def test_close_disc_agrees_with_the_elliptic_element(radius):
+    m = _notched_blobs()
+    want = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1)))
+    got = bodies.close_disc(m, radius)
+    assert got.dtype == np.uint8 and got.shape == m.shape
+    # the two discs differ only at their rims: a few pixels along the closed bays
+    assert (got != want).sum() <= 0.002 * want.sum()
+    depth = [cv2.distanceTransform(x, cv2.DIST_L2, 5).max() for x in (want, got)]
+    assert abs(depth[0] - depth[1]) <= 1.5
+
+
+def test_close_disc_closes_what_is_narrower_than_the_disc():
+    m = _notched_blobs()
+    closed = bodies.close_disc(m, 20)
+    assert closed[300, 185] == 1 and closed[450, 335] == 1       # notch and slit closed
+    assert closed[300, 560] == 0                                  # the wide bay stays open
+    assert closed[50, 50] == 0 and closed.sum() >= m.sum()
