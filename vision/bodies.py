@@ -363,9 +363,7 @@ def link_spots(link: np.ndarray, size: float, most: int | None = None,
         if np.rint(np.array(links.shape) * (1 / f)).min() < 1:
             return []  # (a crop smaller than a pixel of the reduction: OpenCV would fail)
         links = cv2.resize(links, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
-    r = max(1, int(round(0.6 * size / f)))
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    closed = cv2.morphologyEx((links >= 64).astype(np.uint8), cv2.MORPH_CLOSE, kernel)
+    closed = close_disc((links >= 64).astype(np.uint8), max(1, int(round(0.6 * size / f))))
     _n, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
     places = _deep_places(labels, stats, size / f, (0.25, 4.0), 0.3, most)
     if most is not None and len(places) > most:
