@@ -333,3 +333,38 @@ def test_no_tile_is_read_on_the_striped_cloth_beside_a_board(bench_scene):
     path, _truth, expected = bench_scene("hard", 42)
     read = read_photo(str(path))
     assert same_position(expected, read)
+
+
+def _scene_of(tiles: list, unread: list) -> Scene:
+    """A scene whose read has tiles in ``tiles`` and unreadable cells ``unread``."""
+    img = np.zeros((60, 60, 3), np.uint8)
+    scene = Scene(Photo(img, 60, 60), img, 1.0)
+    scene.readings = [(c, Reading(i + 1, 0, 1.0, 0.97), (0.0, 0.0)) for i, c in enumerate(tiles)]
+    scene.unreadable = [(c, Reading(0, 0, 0.0, 0.0), (0.0, 0.0)) for c in unread]
+    return scene
+
+
+def test_unreadable_cells_apart_from_the_board_are_dropped():
+    board = [(0, 0), (1, 0), (0, 1)]
+    # beside the board, and one more beyond it through that cell (a hand over two
+    # tiles), stay; a cell two cells off and a pair of cells farther out go
+    scene = _scene_of(board, [(2, 0), (3, 0), (0, 3), (5, -3), (6, -3)])
+    reader._drop_stray_unreadable(scene)
+    assert [c for c, _rd, _px in scene.unreadable] == [(2, 0), (3, 0)]
+    # with no tile read, the unreadable cells are all there is: they stay
+    scene = _scene_of([], [(0, 3), (5, -3)])
+    reader._drop_stray_unreadable(scene)
+    assert len(scene.unreadable) == 2
+
+
+def test_no_unreadable_cell_is_reported_on_a_confetti_cloth_away_from_the_board(bench_scene):
+    # hard-58: four tiles on a confetti cloth, one loose tile above them; six cells of the
+    # cloth (three round the loose tile, three farther out) were reported unreadable, and
+    # the referee would have counted them as tiles
+    path, truth, expected = bench_scene("hard", 58)
+    read = read_photo(str(path))
+    size = truth["render"]["tile_px"]
+    board = [np.asarray(t["pixel"]) for t in truth["tiles"]]
+    for u in read.meta.get("unreadable", []):
+        assert min(np.hypot(*(np.asarray(u["pixel"]) - t)) for t in board) < 0.45 * size
+    assert same_position(expected, read)

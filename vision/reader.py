@@ -264,7 +264,29 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
             _borrow_loose(scene, [other])
     _drop_bare_table(scene)
     _report_hidden(scene)
+    _drop_stray_unreadable(scene)
     return scene
+
+
+def _drop_stray_unreadable(scene: Scene) -> None:
+    """Take off the unreadable cells that no chain of cells (tiles read or unreadable
+    cells) joins to a tile of the board read.
+
+    A game's tiles all touch, so a board cell unread (under a hand, washed out) joins the
+    board; a cell apart from it is something else tile-like on the table: a face-down
+    tile, a loose tile too poor to read, a dot or a stripe of the cloth.  The referee counts
+    an unreadable cell as occupied, so such a cell would make forced spaces and holes
+    where none are.  (Hard and real-texture 0-99: of the 26 such cells, 20 lay where no
+    tile lies, 5 on face-down tiles and 1 on a loose tile; none on a board tile.)  With no
+    tile read, the unreadable cells are all the read has and stay.
+
+    Done on the read finally kept, like :func:`_drop_bare_table`."""
+    if not scene.readings or not scene.unreadable:
+        return
+    have = {c for c, _rd, _px in scene.readings}
+    joined = set().union(*(g for g in components(list(have) + [c for c, _rd, _px in scene.unreadable])
+                           if not g.isdisjoint(have)))
+    scene.unreadable = [it for it in scene.unreadable if it[0] in joined]
 
 
 def _tight_rim(scene: Scene) -> tuple[float, float, float] | None:
