@@ -368,3 +368,38 @@ def test_no_unreadable_cell_is_reported_on_a_confetti_cloth_away_from_the_board(
     for u in read.meta.get("unreadable", []):
         assert min(np.hypot(*(np.asarray(u["pixel"]) - t)) for t in board) < 0.45 * size
     assert same_position(expected, read)
+
+
+def _split_tile(scene: Scene, cell: tuple, tile: int, pixel: tuple) -> None:
+    """Give ``scene`` a tile read on ``cell`` and split off the board as loose."""
+    rd = Reading(tile, 2, 0.99, 0.95)
+    scene.split_off.append((cell, rd, np.array(pixel, float)))
+    scene.loose.append({"tile": tile, "rotation": 2, "confidence": 0.99, "pixel": list(pixel)})
+
+
+def test_a_tile_split_off_beyond_unreadable_cells_rejoins_the_board():
+    board = [(0, 0), (1, 0), (0, 1)]
+    # beyond two unreadable cells in a row (a hand over them): back on the board
+    scene = _scene_of(board, [(2, 0), (3, 0)])
+    _split_tile(scene, (4, 0), 40, (80.0, 10.0))
+    # beyond a cell nobody reported, and an off-lattice loose tile: both stay loose
+    _split_tile(scene, (0, 3), 41, (5.0, 70.0))
+    scene.loose.append({"tile": 42, "rotation": 0, "confidence": 0.9, "pixel": [90.0, 90.0]})
+    reader._rejoin_split(scene)
+    assert {c: rd.tile for c, rd, _px in scene.readings}[(4, 0)] == 40
+    assert sorted(it["tile"] for it in scene.loose) == [41, 42]
+    # an unreadable cell that joins nothing to the board rejoins nothing
+    scene = _scene_of(board, [(5, -3)])
+    _split_tile(scene, (6, -3), 40, (80.0, 10.0))
+    reader._rejoin_split(scene)
+    assert len(scene.readings) == 3 and [it["tile"] for it in scene.loose] == [40]
+
+
+def test_a_tile_beyond_cells_under_a_hand_is_read_on_the_board(bench_scene):
+    # hard-10: three tiles under a hand in a row, and tile 53 beyond them, read right but
+    # given as a loose tile, since it touched no tile read
+    path, truth, expected = bench_scene("hard", 10)
+    read = read_photo(str(path))
+    assert 53 in read.numbers() and 53 not in [it["tile"] for it in read.loose]
+    _steps, _offset, right = best_alignment(expected, read)
+    assert right == len(read)

@@ -122,6 +122,7 @@ class Scene:
     body_grey: bool = False            # ... taken from the tiles' bodies (see _body_grey)
     link: np.ndarray | None = None     # the link image the lattice was found on (work px)
     mask: np.ndarray | None = None     # the tile mask (work px)
+    split_off: list = field(default_factory=list)  # lattice reads given as loose (_split_isolated)
 
 
 def _working_copy(photo: Photo, side: int = 0, enlarge: bool = False) -> tuple[np.ndarray, float]:
@@ -264,8 +265,46 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
             _borrow_loose(scene, [other])
     _drop_bare_table(scene)
     _report_hidden(scene)
+    _rejoin_split(scene)
     _drop_stray_unreadable(scene)
     return scene
+
+
+def _split_loose(scene: Scene) -> list[tuple]:
+    """The loose tiles of ``scene`` that were read on a lattice cell and split off the
+    board (:func:`_split_isolated`): (cell, reading, pixel, loose item)."""
+    by_tile = {it["tile"]: it for it in scene.loose}
+    return [(c, rd, px, by_tile[rd.tile]) for c, rd, px in scene.split_off
+            if rd.tile in by_tile and np.allclose(by_tile[rd.tile]["pixel"], px, atol=0.5)]
+
+
+def _rejoin_split(scene: Scene) -> None:
+    """Give back to the board the tiles split off it as loose (read on a lattice cell,
+    touching no tile read) that touch an unreadable cell joined to the board.
+
+    A hand over the board hides a row of its cells; a tile beyond them touches no tile
+    read, so :func:`_split_isolated` gave it as loose, but the cells between are reported
+    unreadable (:func:`_report_hidden`, which counts such tiles among the tiles round a
+    cell) and join it to the board: it lies on the board's lattice, in its turn, as a board
+    tile does (hard-10's tile 53 beyond three cells under a hand, real-texture-58's tile 25
+    beyond a hand's fingers).  Done on the read finally kept, after :func:`_report_hidden`."""
+    split = _split_loose(scene)
+    if not split or not scene.readings or not scene.unreadable:
+        return
+    given = []
+    while True:
+        have = {c for c, _rd, _px in scene.readings}
+        unread = {c for c, _rd, _px in scene.unreadable}
+        joined = set().union(*(g for g in components(list(have | unread))
+                               if not g.isdisjoint(have)))
+        join = [it for it in split if it[0] not in have and it[0] not in unread
+                and any(n in unread and n in joined for n in neighbours(it[0]))]
+        if not join:
+            break
+        for c, rd, px, item in join:
+            scene.readings.append((c, rd, px))
+            given.append(item["tile"])
+    scene.loose = [it for it in scene.loose if it["tile"] not in given]
 
 
 def _drop_stray_unreadable(scene: Scene) -> None:
@@ -485,7 +524,9 @@ def _report_hidden(scene: Scene) -> None:
     they would count as doubt while reads are compared)."""
     if scene.mask is None or scene.lattice is None or len(scene.readings) < HIDDEN_HUGGED:
         return
-    have = [c for c, _rd, _px in scene.readings]
+    # (tiles split off the board as loose count as tiles round a cell: a hand may hide
+    # the cells that join them to it, see _rejoin_split)
+    have = [c for c, _rd, _px in scene.readings] + [c for c, *_ in _split_loose(scene)]
     skip = have + [c for c, _rd, _px in scene.unreadable]
     if scene.loose:
         skip += [tuple(int(v) for v in c) for c in scene.lattice.cell_at(_loose_spots(scene))]
@@ -747,7 +788,8 @@ def _in_photo(sub: Scene, photo: Photo, corner: np.ndarray, scale: float) -> Sce
         origin=corner + sub.origin / scale,
         readings=[(c, rd, moved(px)) for c, rd, px in sub.readings],
         unreadable=[(c, rd, moved(px)) for c, rd, px in sub.unreadable],
-        loose=[{**it, "pixel": [round(float(v), 1) for v in moved(it["pixel"])]} for it in sub.loose])
+        loose=[{**it, "pixel": [round(float(v), 1) for v in moved(it["pixel"])]} for it in sub.loose],
+        split_off=[(c, rd, moved(px)) for c, rd, px in sub.split_off])
 
 
 def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: float | None = None,
@@ -1437,6 +1479,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     # (a tile standing alone whose colours fit a tile read on the board better than any
     # free one is more likely a patch of cloth than a tile: it is not given as loose)
     scene.loose = loose.face_up_items(full, S, lat_full, model, isolated, scene.shifts, found)
+    scene.split_off = isolated
     if (own_hexagon and not keep and not scene.unreadable and len(found) == 1
             and scene.loose == [found[0][1]]):
         # no tile on the lattice, one standing off it: the lattice is not the tiles' (a
