@@ -286,8 +286,10 @@ def _rejoin_split(scene: Scene) -> None:
     read, so :func:`_split_isolated` gave it as loose, but the cells between are reported
     unreadable (:func:`_report_hidden`, which counts such tiles among the tiles round a
     cell) and join it to the board: it lies on the board's lattice, in its turn, as a board
-    tile does (hard-10's tile 53 beyond three cells under a hand, real-texture-58's tile 25
-    beyond a hand's fingers).  Done on the read finally kept, after :func:`_report_hidden`."""
+    tile does (hard-10's tile 53 beyond three cells under a hand).  An unreadable cell the
+    look itself left (a board tile read poorly) joins the same way; a tile split off beyond
+    a cell nobody reported stays loose.  Done on the read finally kept, after
+    :func:`_report_hidden`."""
     split = _split_loose(scene)
     if not split or not scene.readings or not scene.unreadable:
         return
