@@ -294,13 +294,13 @@ def _rejoin_split(scene: Scene) -> None:
     if not split or not scene.readings or not scene.unreadable:
         return
     given = []
+    unread = {c for c, _rd, _px in scene.unreadable}
     while True:
+        # (a tile given back may join the next one, through an unreadable cell beside it)
         have = {c for c, _rd, _px in scene.readings}
-        unread = {c for c, _rd, _px in scene.unreadable}
-        joined = set().union(*(g for g in components(list(have | unread))
-                               if not g.isdisjoint(have)))
+        joined = _joined_to_board(scene) & unread
         join = [it for it in split if it[0] not in have and it[0] not in unread
-                and any(n in unread and n in joined for n in neighbours(it[0]))]
+                and any(n in joined for n in neighbours(it[0]))]
         if not join:
             break
         for c, rd, px, item in join:
@@ -324,10 +324,16 @@ def _drop_stray_unreadable(scene: Scene) -> None:
     Done on the read finally kept, like :func:`_drop_bare_table`."""
     if not scene.readings or not scene.unreadable:
         return
-    have = {c for c, _rd, _px in scene.readings}
-    joined = set().union(*(g for g in components(list(have) + [c for c, _rd, _px in scene.unreadable])
-                           if not g.isdisjoint(have)))
+    joined = _joined_to_board(scene)
     scene.unreadable = [it for it in scene.unreadable if it[0] in joined]
+
+
+def _joined_to_board(scene: Scene) -> set:
+    """The cells (tiles read and unreadable cells) that a chain of such cells joins to a
+    tile read."""
+    have = {c for c, _rd, _px in scene.readings}
+    cells = list(have | {c for c, _rd, _px in scene.unreadable})
+    return set().union(*(g for g in components(cells) if not g.isdisjoint(have)))
 
 
 def _tight_rim(scene: Scene) -> tuple[float, float, float] | None:
