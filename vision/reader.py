@@ -692,28 +692,25 @@ def _borrow_loose(scene: Scene, others: list) -> None:
     one, or small on a check cloth, may stand out in one look only, while another look
     reads the board better (real-texture-9: the crop read the board and one loose tile,
     the whole photo the board and another; hard and real-texture 0-119: 7 loose tiles
-    more, none invented).  A read lends its loose tiles only when the board numbers the
-    two share are :data:`AGREEING` of the smaller board (a read of part of the board
-    agrees as well as one of all of it: hard-94's crop read 16 of its 44 tiles and a
-    loose tile at 1.0).  A loose tile read so surely also replaces an unreadable cell of
-    the kept read that touches none of its board tiles: that cell was the tile, too poor
-    to read in the kept look (hard-25's tile 14)."""
-    board = {rd.tile for _c, rd, _px in scene.readings}
-    if not others or len(board) < 3 or scene.lattice is None:
+    more, none invented).  A read lends its loose tiles only when it agrees with the kept
+    read (:func:`_lenders`).  A loose tile read so surely also replaces an unreadable cell
+    of the kept read that touches none of its board tiles: that cell was the tile, too
+    poor to read in the kept look (hard-25's tile 14)."""
+    if not others or scene.lattice is None:
         return
-    size = second_look.cell_size(scene)
+    lenders, size = _lenders(scene, others)
+    if not lenders:
+        return
     taken = [np.asarray(px, np.float64) for _c, _rd, px in scene.readings]
     taken += [np.asarray(it["pixel"], np.float64) for it in scene.loose]
     on_board = {c for c, _rd, _px in scene.readings}
-    numbers = board | {it["tile"] for it in scene.loose}
-    for other in others:
-        theirs = {rd.tile for _c, rd, _px in other.readings}
-        if len(theirs) < 3 or len(board & theirs) < AGREEING * min(len(board), len(theirs)):
-            continue
+    numbers = {rd.tile for _c, rd, _px in scene.readings} | {it["tile"] for it in scene.loose}
+    for other in lenders:
         for it in other.loose:
             at = np.asarray(it["pixel"], np.float64)
             if (it["confidence"] < BORROWED_CONFIDENCE or it["tile"] in numbers
-                    or any(np.linalg.norm(at - t) < 1.2 * size for t in taken)):
+                    or any(np.linalg.norm(at - t) < 1.2 * size for t in taken)
+                    or _named_otherwise(it, others, size)):
                 continue
             under = [np.linalg.norm(at - np.asarray(px, np.float64)) < 1.2 * size
                      for _c, _rd, px in scene.unreadable]
@@ -724,6 +721,57 @@ def _borrow_loose(scene: Scene, others: list) -> None:
             scene.loose.append(it)
             taken.append(at)
             numbers.add(it["tile"])
+
+
+LOOSE_AGREEING = 2
+"""A read with no board of three lends its loose tiles to a kept read with none either
+only when at least this many of its loose tiles lie where the kept read's lie and name
+the same numbers (see :func:`_lenders`)."""
+
+
+def _lenders(scene: Scene, others: list) -> tuple[list, float]:
+    """The reads of ``others`` that may lend ``scene`` loose tiles, and the size (original
+    px, centre to corner) within which two reads' tiles lie at one place.
+
+    With a board of three or more in the kept read, a read lends when the board numbers
+    the two share are :data:`AGREEING` of the smaller board (a read of part of the board
+    agrees as well as one of all of it: hard-94's crop read 16 of its 44 tiles and a
+    loose tile at 1.0).  Tiles scattered with no board agree by their loose tiles instead
+    (:data:`LOOSE_AGREEING`, none of them naming another number where the kept read has
+    a tile): each look of a dim black cloth reads its own few of the tiles (scattered
+    scene 7: the kept look 8 of 11, another look 2 of the other 3 beside 3 of those 8)."""
+    board = {rd.tile for _c, rd, _px in scene.readings}
+    if len(board) >= 3:
+        lenders = []
+        for other in others:
+            theirs = {rd.tile for _c, rd, _px in other.readings}
+            if len(theirs) >= 3 and len(board & theirs) >= AGREEING * min(len(board), len(theirs)):
+                lenders.append(other)
+        return lenders, second_look.cell_size(scene)
+    if board or len(scene.loose) < LOOSE_AGREEING:
+        return [], 0.0
+    size = float(np.median(scene.lattice.size_at(_loose_spots(scene)))) / scene.work_scale
+    lenders = []
+    for other in others:
+        same = differ = 0
+        for it in other.loose:
+            at = np.asarray(it["pixel"], np.float64)
+            for mine in scene.loose:
+                if np.linalg.norm(at - np.asarray(mine["pixel"], np.float64)) < 0.6 * size:
+                    same += mine["tile"] == it["tile"]
+                    differ += mine["tile"] != it["tile"]
+        if not other.readings and same >= LOOSE_AGREEING and not differ:
+            lenders.append(other)
+    return lenders, size
+
+
+def _named_otherwise(item: dict, reads: list, size: float) -> bool:
+    """Does any of ``reads`` give a loose tile of another number where ``item`` lies
+    (within 0.6 of ``size``)?  Looks that disagree on a loose tile lend neither."""
+    at = np.asarray(item["pixel"], np.float64)
+    return any(it["tile"] != item["tile"]
+               and np.linalg.norm(at - np.asarray(it["pixel"], np.float64)) < 0.6 * size
+               for other in reads for it in other.loose)
 
 
 BODY_APART = 7.0
