@@ -197,7 +197,10 @@ def _lattice_holds(other: Any, scene: Any) -> bool:
         # many unreadable cells beside them count against that read; hard-9, four tiles on a
         # striped cloth read right beside 9 cells of stripes, lost to a look that found nothing)
         return not scene.readings
-    if scene.lattice is None:
+    if scene.lattice is None or not (scene.readings or other.readings):
+        # (two reads of loose tiles only, tiles scattered with no board: neither lattice
+        # holds a tile, so neither score says which read is the truer; scattered scene 7,
+        # a crop reading 9 of 11 tiles right lost to a look reading 5, one wrong)
         return True
     bar = earned(scene)
     if other.lattice.score >= bar:
