@@ -86,13 +86,15 @@ own lattice, and the whole photo's read of two cells and a few loose tiles must 
 it."""
 
 
-def quality(scene: Any, loose_weight: float = LOOSE_WEIGHT[0]) -> float:
-    """How much a read explains: confident readings count 1, others their confidence;
-    loose tiles ``loose_weight`` (see :data:`LOOSE_WEIGHT`).
+def quality(scene: Any, loose_weight: float = LOOSE_WEIGHT[0], board_weight: float = 1.0
+            ) -> float:
+    """How much a read explains: confident readings count ``board_weight``, others that
+    times their confidence; loose tiles ``loose_weight`` (see :data:`LOOSE_WEIGHT`).
 
     Unreadable cells count against it (a lattice off the tiles leaves many of them).
     """
-    good = sum(1.0 if rd.confidence >= CONFIDENT else rd.confidence for _c, rd, _px in scene.readings)
+    good = board_weight * sum(1.0 if rd.confidence >= CONFIDENT else rd.confidence
+                              for _c, rd, _px in scene.readings)
     good += loose_weight * len(scene.loose)
     return good - 0.5 * len(scene.unreadable)
 
@@ -102,8 +104,21 @@ def _qualities(other: Any, scene: Any) -> tuple[float, float]:
     look that laid a lattice over two of them and read them as a pair of board tiles
     counted more than a look that read all of them loose (scattered scenes 18 and 37),
     so with no Tantrix in either read loose tiles count nearly as much as board tiles."""
-    w = LOOSE_WEIGHT[0] if _has_tantrix(other) or _has_tantrix(scene) else LOOSE_WEIGHT[1]
-    return quality(other, w), quality(scene, w)
+    if _has_tantrix(other) or _has_tantrix(scene):
+        return quality(other), quality(scene)
+    w = LOOSE_WEIGHT[1]
+    return quality(other, w, _board_weight(other)), quality(scene, w, _board_weight(scene))
+
+
+def _board_weight(scene: Any) -> float:
+    """What a board tile counts in a read with no Tantrix, compared with another such read:
+    a loose tile's worth (:data:`LOOSE_WEIGHT`) when the read holds two tiles or more, a
+    full tile when it is one tile alone.  Two tiles side by side on a table of scattered
+    tiles are no game's board: a look that read two of scattered scene 31's six tiles as
+    a pair on its lattice and the other four loose outweighed a look reading all six
+    loose.  A lone tile read as a board tile still outweighs its read as a loose tile (see
+    :data:`LOOSE_WEIGHT`)."""
+    return LOOSE_WEIGHT[1] if len(scene.readings) + len(scene.loose) >= 2 else 1.0
 
 
 def _has_tantrix(scene: Any) -> bool:
