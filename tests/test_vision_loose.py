@@ -389,13 +389,14 @@ def test_with_no_board_a_read_lends_loose_tiles_only_when_its_loose_tiles_agree(
 @pytest.mark.parametrize("index", [36, 7, 31])
 def test_tiles_scattered_on_a_table_are_all_read_loose(index):
     # bench.scattered_bench scenes, no board, tiles apart (session 92's reader: 3, 4 and 6
-    # right, 0, 1 and 0 wrong; 31 is here for what the fix of 7 first did to it).  36: seven tiles of 46 px on a check cloth; the look kept
-    # read three, other looks, agreeing on those, read the other four surely and lend
-    # them (reader._lenders).  7: eleven tiles of 118 px on a dim black cloth; the crop of
-    # the tiles read nine, but a look reading five (one wrong) held its lattice's score
-    # against it, though neither lattice held a tile (second_look._lattice_holds).  31: six
-    # tiles of 79 px on a carpet; with that fix alone, a look reading two of them as a pair on its
-    # lattice and four loose outweighed the looks reading all six loose
+    # right, 0, 1 and 0 wrong; 31 is here for what the fix of 7 first did to it).
+    # 36: seven tiles of 46 px on a check cloth; the look kept read three, other looks,
+    # agreeing on those, read the other four surely and lend them (reader._lenders).
+    # 7: eleven tiles of 118 px on a dim black cloth; the crop of the tiles read nine,
+    # but a look reading five (one wrong) held its lattice's score against it, though
+    # neither lattice held a tile (second_look._lattice_holds).
+    # 31: six tiles of 79 px on a carpet; with that fix alone, a look reading two of them
+    # as a pair on its lattice and four loose outweighed the looks reading all six loose
     # (second_look._board_weight)
     pytest.importorskip("scenegen")
     from bench.scattered_bench import scene, score
