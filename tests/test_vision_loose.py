@@ -390,8 +390,9 @@ def test_with_no_board_a_read_lends_loose_tiles_only_when_its_loose_tiles_agree(
 def test_tiles_scattered_on_a_table_are_all_read_loose(index):
     # bench.scattered_bench scenes, no board, tiles apart (session 92's reader: 3, 4 and 6
     # right, 0, 1 and 0 wrong; 31 is here for what the fix of 7 first did to it).
-    # 36: seven tiles of 46 px on a check cloth; the look kept read three, other looks,
-    # agreeing on those, read the other four surely and lend them (reader._lenders).
+    # 36: seven tiles of 46 px on a check cloth; the whole photo's looks read three, the
+    # crop's kept look six, and another of the crop's looks, agreeing on five of those,
+    # lends the seventh (reader._lenders).
     # 7: eleven tiles of 118 px on a dim black cloth; the crop of the tiles read nine,
     # but a look reading five (one wrong) held its lattice's score against it, though
     # neither lattice held a tile (second_look._lattice_holds).

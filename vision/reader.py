@@ -738,8 +738,10 @@ def _lenders(scene: Scene, others: list) -> tuple[list, float]:
     agrees as well as one of all of it: hard-94's crop read 16 of its 44 tiles and a
     loose tile at 1.0).  Tiles scattered with no board agree by their loose tiles instead
     (:data:`LOOSE_AGREEING`, none of them naming another number where the kept read has
-    a tile): each look of a dim black cloth reads its own few of the tiles (scattered
-    scene 7: the kept look 8 of 11, another look 2 of the other 3 beside 3 of those 8)."""
+    a tile): each look reads its own share of scattered tiles (scattered scene 36, seven
+    tiles on a check cloth: the crop's kept look read six, another of its looks, agreeing
+    on five of those, read the seventh surely).  The check against other numbers applies
+    to the board's lenders too (:func:`_named_otherwise`)."""
     board = {rd.tile for _c, rd, _px in scene.readings}
     if len(board) >= 3:
         lenders = []
