@@ -698,7 +698,8 @@ def _borrow_loose(scene: Scene, others: list) -> None:
     poor to read in the kept look (hard-25's tile 14)."""
     if not others or scene.lattice is None:
         return
-    lenders, size = _lenders(scene, others)
+    size = _place_size(scene)
+    lenders = _lenders(scene, others, size)
     if not lenders:
         return
     taken = [np.asarray(px, np.float64) for _c, _rd, px in scene.readings]
@@ -724,14 +725,33 @@ def _borrow_loose(scene: Scene, others: list) -> None:
 
 
 LOOSE_AGREEING = 2
-"""A read with no board of three lends its loose tiles to a kept read with none either
-only when at least this many of its loose tiles lie where the kept read's lie and name
-the same numbers (see :func:`_lenders`)."""
+"""A read with no board tile lends its loose tiles to a kept read with none either only
+when at least this many of its loose tiles lie where the kept read's lie and name the
+same numbers (see :func:`_lenders`)."""
+
+SAME_PLACE = 0.6
+"""Two reads' loose tiles lie at one place when their centres are within this share of a
+cell's size (centre to corner) of each other."""
 
 
-def _lenders(scene: Scene, others: list) -> tuple[list, float]:
-    """The reads of ``others`` that may lend ``scene`` loose tiles, and the size (original
-    px, centre to corner) within which two reads' tiles lie at one place.
+def _place_size(scene: Scene) -> float:
+    """Centre-to-corner size (original px) of a read's cells: where its board tiles lie,
+    or, with none, where its loose tiles lie (0 with neither)."""
+    if scene.readings:
+        return second_look.cell_size(scene)
+    if not scene.loose:
+        return 0.0
+    return float(np.median(scene.lattice.size_at(_loose_spots(scene)))) / scene.work_scale
+
+
+def _same_place(a: dict, b: dict, size: float) -> bool:
+    """Do loose items ``a`` and ``b`` lie at one place (:data:`SAME_PLACE` of ``size``)?"""
+    return bool(np.hypot(*np.subtract(a["pixel"], b["pixel"])) < SAME_PLACE * size)
+
+
+def _lenders(scene: Scene, others: list, size: float) -> list:
+    """The reads of ``others`` that may lend ``scene`` loose tiles (``size``: its
+    :func:`_place_size`).
 
     With a board of three or more in the kept read, a read lends when the board numbers
     the two share are :data:`AGREEING` of the smaller board (a read of part of the board
@@ -749,30 +769,24 @@ def _lenders(scene: Scene, others: list) -> tuple[list, float]:
             theirs = {rd.tile for _c, rd, _px in other.readings}
             if len(theirs) >= 3 and len(board & theirs) >= AGREEING * min(len(board), len(theirs)):
                 lenders.append(other)
-        return lenders, second_look.cell_size(scene)
+        return lenders
     if board or len(scene.loose) < LOOSE_AGREEING:
-        return [], 0.0
-    size = float(np.median(scene.lattice.size_at(_loose_spots(scene)))) / scene.work_scale
+        return []
     lenders = []
     for other in others:
-        same = differ = 0
-        for it in other.loose:
-            at = np.asarray(it["pixel"], np.float64)
-            for mine in scene.loose:
-                if np.linalg.norm(at - np.asarray(mine["pixel"], np.float64)) < 0.6 * size:
-                    same += mine["tile"] == it["tile"]
-                    differ += mine["tile"] != it["tile"]
-        if not other.readings and same >= LOOSE_AGREEING and not differ:
+        if other.readings:
+            continue
+        met = [(mine["tile"] == it["tile"]) for it in other.loose for mine in scene.loose
+               if _same_place(it, mine, size)]
+        if all(met) and len(met) >= LOOSE_AGREEING:
             lenders.append(other)
-    return lenders, size
+    return lenders
 
 
 def _named_otherwise(item: dict, reads: list, size: float) -> bool:
     """Does any of ``reads`` give a loose tile of another number where ``item`` lies
-    (within 0.6 of ``size``)?  Looks that disagree on a loose tile lend neither."""
-    at = np.asarray(item["pixel"], np.float64)
-    return any(it["tile"] != item["tile"]
-               and np.linalg.norm(at - np.asarray(it["pixel"], np.float64)) < 0.6 * size
+    (:func:`_same_place`)?  Looks that disagree on a loose tile lend neither."""
+    return any(it["tile"] != item["tile"] and _same_place(it, item, size)
                for other in reads for it in other.loose)
 
 
