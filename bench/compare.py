@@ -2,15 +2,15 @@
 
 A change to the reader is judged by what it does to every tile, not only by the summary:
 two images can trade a tile and leave the figures the same.  Run the recognition benchmark
-with the old code and the new (each writes ``reader-TIER.json``, or pass ``--out`` to
-keep both), then::
+with the old code and the new, each with its own ``--out DIR`` (it writes
+``recognition-TIER-READER.json`` there), then::
 
     python -m bench.compare OLD.json NEW.json
 
 prints each image whose read differs (tiles right, tiles missed and what became of them,
-loose tiles named right, tiles invented, unreadable cells) and the totals' changes.  Exit
-status 0, or 2 when a file is missing, is no recognition report, or the two reports are
-of different tiers or images.
+a tile read wrong in another way included; loose tiles named right, tiles invented,
+unreadable cells) and the totals' changes.  Exit status 0, or 2 when a file is missing,
+is no recognition report, or the two reports are of different tiers or images.
 """
 
 from __future__ import annotations
@@ -43,8 +43,16 @@ def load_report(path: Path) -> dict[str, Any]:
 
 
 def _misses(row: dict[str, Any]) -> set[tuple]:
-    """An image's missed tiles as (tile, q, r, outcome)."""
-    return {(m["tile"], m["q"], m["r"], m["outcome"]) for m in row.get("misses", [])}
+    """An image's missed tiles as (tile, q, r, outcome, what was read there: () or the
+    wrong (tile, rotation), or the loose tile's (number,)): a tile read wrong in a new way
+    is a change too."""
+    return {(m["tile"], m["q"], m["r"], m["outcome"], tuple(m.get("read", ())))
+            for m in row.get("misses", [])}
+
+
+def _said(outcome: str, read: tuple) -> str:
+    """A miss's outcome as printed: ``wrong as (12, 3)``, ``loose as (12,)``, ``missing``."""
+    return f"{outcome} as {read}" if read else outcome
 
 
 def compare(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
@@ -52,7 +60,7 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 
     Returns ``{"images": [{"image", "changes": {count: [old, new]}, "lost": [...],
     "gained": [...]}], "totals": {count: new total - old total}}``: ``lost`` are misses
-    (tile, q, r, outcome) only the new read has, ``gained`` those only the old one had."""
+    (see :func:`_misses`) only the new read has, ``gained`` those only the old one had."""
     if old.get("tier") != new.get("tier"):
         raise ReportError(f"reports of different tiers: {old.get('tier')} and {new.get('tier')}")
     before = {row["image"]: row for row in old["images"]}
@@ -77,8 +85,10 @@ def text(diff: dict[str, Any]) -> str:
     for im in diff["images"]:
         counts = ", ".join(f"{k} {a} -> {b}" for k, (a, b) in im["changes"].items())
         lines.append(f"{im['image']}: {counts or 'same counts'}")
-        lines += [f"    now missed: tile {t} at ({q}, {r}), {o}" for t, q, r, o in im["lost"]]
-        lines += [f"    now right:  tile {t} at ({q}, {r}), was {o}" for t, q, r, o in im["gained"]]
+        lines += [f"    now missed: tile {t} at ({q}, {r}), {_said(o, rd)}"
+                  for t, q, r, o, rd in im["lost"]]
+        lines += [f"    now right:  tile {t} at ({q}, {r}), was {_said(o, rd)}"
+                  for t, q, r, o, rd in im["gained"]]
     total = ", ".join(f"{k} {v:+d}" for k, v in diff["totals"].items())
     lines.append(f"{len(diff['images'])} image(s) differ; totals: {total}")
     return "\n".join(lines) + "\n"

@@ -36,3 +36,16 @@ def bench_scene(tmp_path):
                                               for t in truth["tiles"]]})
         return path, truth, expected
     return render
+
+
+@pytest.fixture(scope="module")
+def easy_tier(tmp_path_factory):
+    """The first three images of the easy tier, generated into a private cache:
+    ``(cache root, [photo paths])``."""
+    from bench import datasets
+    root = tmp_path_factory.mktemp("data")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TANTRIX_DATA", str(root))
+    paths = datasets.ensure_tier("easy", 3, progress=False)
+    yield root, paths
+    mp.undo()

@@ -14,14 +14,9 @@ from vision.acceptance import CHECK_CONFIDENCE
 
 
 @pytest.fixture(scope="module")
-def tier(tmp_path_factory):
-    """The first three images of the easy tier, generated into a private cache."""
-    root = tmp_path_factory.mktemp("data")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("TANTRIX_DATA", str(root))
-    paths = datasets.ensure_tier("easy", 3, progress=False)
-    yield root, paths
-    mp.undo()
+def tier(easy_tier):
+    """The first three images of the easy tier, in a private cache (conftest's ``easy_tier``)."""
+    return easy_tier
 
 
 def test_tier_is_cached_and_deterministic(tier):
