@@ -264,8 +264,13 @@ def far_more(scene: Any, other: Any) -> bool:
     can read better, a light table darkened and only the tiles keeping their colours
     (hard-130, a light striped cloth: 6 tiles of 16 read as taken, 16 cleared)."""
     n, m = len(scene.readings), len(other.readings)
-    return (scene.lattice is not None and n >= max(FAR_MORE[0] * m, m + FAR_MORE[1])
-            and scene.lattice.score >= CLEAN_SHARE * n)
+    clean = scene.lattice is not None and scene.lattice.score >= CLEAN_SHARE * n
+    if not (_has_tantrix(scene) or _has_tantrix(other)):
+        # (tiles scattered with no board are loose tiles: they count as tiles here, as in
+        # :func:`_qualities`; scattered scene 16, a black cloth, read 8 of 11 loose tiles
+        # cleared of a veil it never had, against 2 as taken)
+        n, m = n + len(scene.loose), m + len(other.loose)
+    return clean and n >= max(FAR_MORE[0] * m, m + FAR_MORE[1])
 
 
 def earned(scene: Any) -> float:
