@@ -106,16 +106,31 @@ def test_light_striped_cloth_read_cleared_of_a_veil_it_never_had(bench_scene):
     assert best_alignment(expected, read)[2] == len(expected) == len(read.tiles)
 
 
-def test_far_more_needs_many_more_tiles_on_a_clean_lattice():
+def _read_of(n: int, score: float | None = None, loose: int = 0):
+    """A stand-in read: ``n`` board tiles in a row (a Tantrix from three on), ``loose``
+    loose tiles, a lattice scoring ``score`` (``None``: no lattice)."""
     from types import SimpleNamespace as NS
-    lat = NS(score=15.0)
-    many = NS(lattice=lat, readings=[None] * 16)
-    assert second_look.far_more(many, NS(lattice=None, readings=[None] * 6))
-    assert not second_look.far_more(many, NS(lattice=None, readings=[None] * 9))    # not twice
-    assert not second_look.far_more(NS(lattice=lat, readings=[None] * 5),
-                                    NS(lattice=None, readings=[None] * 2))     # 3 more only
-    assert not second_look.far_more(NS(lattice=NS(score=8.0), readings=[None] * 16),
-                                    NS(lattice=None, readings=[None] * 6))     # reads poorly
+    rd = NS(tile=1, confidence=1.0, fit=1.0, pushed=False)
+    return NS(lattice=None if score is None else NS(score=score),
+              readings=[((q, 0), rd, np.zeros(2)) for q in range(n)],
+              loose=[{"tile": 10 + k} for k in range(loose)], unreadable=[])
+
+
+def test_far_more_needs_many_more_tiles_on_a_clean_lattice():
+    many = _read_of(16, 15.0)
+    assert second_look.far_more(many, _read_of(6))
+    assert not second_look.far_more(many, _read_of(9))                    # not twice
+    assert not second_look.far_more(_read_of(5, 15.0), _read_of(2))       # 3 more only
+    assert not second_look.far_more(_read_of(16, 8.0), _read_of(6))      # reads poorly
+
+
+def test_far_more_counts_loose_tiles_when_no_read_holds_a_tantrix():
+    # tiles scattered with no board: the cleared look read 8 of scattered scene 16's 11
+    # loose tiles, the kept read 2; with a board in either read only board tiles count
+    assert second_look.far_more(_read_of(0, 0.5, loose=8), _read_of(0, 0.6, loose=2))
+    assert not second_look.far_more(_read_of(0, 0.5, loose=5), _read_of(0, 0.6, loose=2))
+    assert not second_look.far_more(_read_of(3, 3.0, loose=8), _read_of(0, 0.6, loose=2))
+    assert not second_look.far_more(_read_of(0, 0.5, loose=8), _read_of(3, 3.0))
 
 
 def test_a_look_that_found_no_lattice_does_not_outrank_tiles_read():
