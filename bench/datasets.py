@@ -149,6 +149,16 @@ def _conditions(truth: dict) -> dict[str, Any]:
             "table": p["table"]["kind"], "size": [p["width"], p["height"]]}
 
 
+def _opencv() -> str:
+    """The OpenCV version that renders the scenes.  The renderer's warps, blurs and JPEG
+    coding are OpenCV's, and OpenCV 5.1 renders a few pixels in a thousand differently
+    from 5.0 (hard-48, 20 px tiles under JPEG quality 60: the reader read 49 of its 54
+    tiles as 5.0 renders it and 8 as 5.1 does), so a cache made by another version is
+    rendered again rather than mixed with new images."""
+    import cv2
+    return cv2.__version__
+
+
 def ensure_tier(tier: str, count: int | None = None, force: bool = False,
                 progress: bool = True) -> list[Path]:
     """Make sure the first ``count`` images of ``tier`` exist; return their photo paths."""
@@ -159,11 +169,12 @@ def ensure_tier(tier: str, count: int | None = None, force: bool = False,
     d = tier_dir(tier)
     d.mkdir(parents=True, exist_ok=True)
     man_path = d / "manifest.json"
-    manifest = {"tier": tier, "version": VERSION, "items": {}}
+    manifest = {"tier": tier, "version": VERSION, "opencv": _opencv(), "items": {}}
     if man_path.exists() and not force:
         try:
             old = json.loads(man_path.read_text())
-            if old.get("version") == VERSION:
+            # (images rendered by another OpenCV are other pictures: see _opencv)
+            if old.get("version") == VERSION and old.get("opencv") == _opencv():
                 manifest = old
         except (OSError, ValueError):
             pass

@@ -4,6 +4,7 @@ from __future__ import annotations
 import copy
 import json
 
+import cv2
 import pytest
 
 from bench import datasets, recognition
@@ -34,6 +35,21 @@ def test_tier_is_cached_and_deterministic(tier):
     board, params, seed, kind = datasets.scene_spec("easy", 1)
     board2, params2, seed2, _ = datasets.scene_spec("easy", 1)
     assert params == params2 and seed == seed2 and board.tiles == board2.tiles
+
+
+def test_a_tier_rendered_by_another_opencv_is_rendered_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("TANTRIX_DATA", str(tmp_path))
+    path, = datasets.ensure_tier("easy", 1, progress=False)
+    made = path.stat().st_mtime_ns
+    assert datasets.ensure_tier("easy", 1, progress=False) == [path]
+    assert path.stat().st_mtime_ns == made                       # the same OpenCV: reused
+    man = tmp_path / "easy" / "manifest.json"
+    manifest = json.loads(man.read_text())
+    assert manifest["opencv"] == cv2.__version__
+    man.write_text(json.dumps({**manifest, "opencv": "4.0.0"}))
+    datasets.ensure_tier("easy", 1, progress=False)
+    assert path.stat().st_mtime_ns > made                        # another: rendered again
+    assert json.loads(man.read_text())["opencv"] == cv2.__version__
 
 
 def test_oracle_scores_100_percent(tier, tmp_path):
