@@ -258,7 +258,8 @@ def mean_fit(scene: Any) -> float:
 
 def far_more(scene: Any, other: Any) -> bool:
     """Does ``scene`` read far more tiles than ``other`` (:data:`FAR_MORE`), on a lattice
-    whose cells read cleanly (its score at least :data:`CLEAN_SHARE` of the tiles)?  The
+    whose cells read cleanly (its score at least :data:`CLEAN_SHARE` of the board tiles)?
+    Board tiles are counted, and loose tiles too when neither read holds a Tantrix.  The
     bar a look's read must clear when the reason for that look is not seen (the unveiled
     look on a photo whose bodies show no veil): a photo cleared of a veil it never had
     can read better, a light table darkened and only the tiles keeping their colours
