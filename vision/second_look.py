@@ -104,7 +104,7 @@ def _qualities(other: Any, scene: Any) -> tuple[float, float]:
     look that laid a lattice over two of them and read them as a pair of board tiles
     counted more than a look that read all of them loose (scattered scenes 18 and 37),
     so with no Tantrix in either read loose tiles count nearly as much as board tiles."""
-    if _has_tantrix(other) or _has_tantrix(scene):
+    if not _scattered(other, scene):
         return quality(other), quality(scene)
     w = LOOSE_WEIGHT[1]
     return quality(other, w, _board_weight(other)), quality(scene, w, _board_weight(scene))
@@ -124,6 +124,12 @@ def _board_weight(scene: Any) -> float:
 def _has_tantrix(scene: Any) -> bool:
     """Does a read hold a Tantrix (``loose.tantrix``)?"""
     return bool(loose.tantrix(c for c, _rd, _px in scene.readings))
+
+
+def _scattered(a: Any, b: Any) -> bool:
+    """Do two reads compared both hold no Tantrix?  Their tiles are then scattered ones,
+    and loose tiles count as tiles (:func:`_qualities`, :func:`far_more`)."""
+    return not (_has_tantrix(a) or _has_tantrix(b))
 
 
 def better(other: Any, scene: Any) -> bool:
@@ -266,10 +272,9 @@ def far_more(scene: Any, other: Any) -> bool:
     (hard-130, a light striped cloth: 6 tiles of 16 read as taken, 16 cleared)."""
     n, m = len(scene.readings), len(other.readings)
     clean = scene.lattice is not None and scene.lattice.score >= CLEAN_SHARE * n
-    if not (_has_tantrix(scene) or _has_tantrix(other)):
-        # (tiles scattered with no board are loose tiles: they count as tiles here, as in
-        # :func:`_qualities`; scattered scene 16, a black cloth, read 8 of 11 loose tiles
-        # cleared of a veil it never had, against 2 as taken)
+    if _scattered(scene, other):
+        # (scattered scene 16, a black cloth, read 8 of 11 loose tiles cleared of a veil
+        # it never had, against 2 as taken)
         n, m = n + len(scene.loose), m + len(other.loose)
     return clean and n >= max(FAR_MORE[0] * m, m + FAR_MORE[1])
 
