@@ -23,6 +23,17 @@ def test_median_and_percentile_equal_numpys():
             assert np.asarray(got).dtype == np.asarray(want).dtype and got == want
 
 
+def test_median_of_many_whole_numbers_equals_numpys():
+    # Lab samples: tens of thousands of whole numbers in a few dozen values, odd and even
+    # counts, flat and along either axis of (N, 2) (the reader's neutral-point medians)
+    rng = np.random.default_rng(6)
+    for n in (27001, 27002, 3):
+        a = rng.integers(-20, 20, (n, 2)).astype(np.float32)
+        for axis in (None, 0):
+            assert np.array_equal(median(a, axis=axis), np.median(a, axis=axis))
+        assert np.array_equal(median(np.ascontiguousarray(a.T), axis=1), np.median(a.T, axis=1))
+
+
 def test_row_medians_equal_nanmedian_over_the_kept_entries():
     rng = np.random.default_rng(4)
     for trial in range(200):

@@ -25,7 +25,11 @@ def median(a: np.ndarray, axis: int | None = None) -> np.ndarray | np.floating:
         return np.median(a, axis=axis)
     h = n // 2
     if n % 2:
-        return np.take(np.partition(a, h, axis=axis), h, axis=axis)
+        # two kth, not one: NumPy 2's single-kth partition is ten times slower on the
+        # many equal values of Lab samples (2 ms instead of 0.2 ms on 27 000 of them);
+        # the middle element is the same either way
+        kth = (h - 1, h) if h else h
+        return np.take(np.partition(a, kth, axis=axis), h, axis=axis)
     part = np.partition(a, (h - 1, h), axis=axis)
     # (NumPy takes the mean of the two middle values: their sum halved, in a's type)
     return (np.take(part, h - 1, axis=axis) + np.take(part, h, axis=axis)) / a.dtype.type(2)
