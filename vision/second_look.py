@@ -218,10 +218,15 @@ def _lattice_holds(other: Any, scene: Any) -> bool:
         # many unreadable cells beside them count against that read; hard-9, four tiles on a
         # striped cloth read right beside 9 cells of stripes, lost to a look that found nothing)
         return not scene.readings
-    if scene.lattice is None or not (scene.readings or other.readings):
+    if (scene.lattice is None or not (scene.readings or other.readings)
+            or not other.readings and other.loose and _scattered(other, scene)):
         # (two reads of loose tiles only, tiles scattered with no board: neither lattice
         # holds a tile, so neither score says which read is the truer; scattered scene 7,
-        # a crop reading 9 of 11 tiles right lost to a look reading 5, one wrong)
+        # a crop reading 9 of 11 tiles right lost to a look reading 5, one wrong.  Nor
+        # does it when ``other`` reads loose tiles only and neither read holds a Tantrix:
+        # its tiles were read on their own hexagons; real-texture-31, two tiles apart, a
+        # crop's cells half their size read one as a lone board tile, wrong, and outranked
+        # the bright look's read of both, loose and right)
         return True
     bar = earned(scene)
     if other.lattice.score >= bar:
