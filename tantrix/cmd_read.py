@@ -28,7 +28,11 @@ def run(args: argparse.Namespace) -> int:
         from referee.analysis import analyze
         findings = analyze(board) if len(board) else None
         overlay.write(args.overlay, overlay.draw(scene, findings))
-    if not board.tiles:
+    if not board.tiles and board.loose:
+        # (scattered tiles with no board between them: say what was found)
+        print(f"tantrix read: no board found; {len(board.loose)} loose tile(s) beside it",
+              file=sys.stderr)
+    elif not board.tiles:
         print("tantrix read: no tiles found in the photo", file=sys.stderr)
     unread = board.meta.get("unreadable", [])
     if unread:

@@ -41,6 +41,22 @@ def test_read_empty_table(tmp_path, capsys):
     assert "no tiles" in captured.err
 
 
+def test_read_scattered_tiles_gives_them_loose_and_says_so(bench_scene, capsys):
+    # real-texture-31: two tiles far apart on a dark cloth, no board.  A crop's look laid
+    # cells half the tiles' size over one of them and read it as a lone board tile (a
+    # wrong number, 0.9997); the bright look read both tiles loose and right, and a read
+    # of loose tiles only is weighed by them, not by its lattice's score
+    path, truth, _expected = bench_scene("real-texture", 31)
+    assert truth["tiles"] == [] and len(truth["loose"]) == 2
+    code = main(["read", str(path)])
+    captured = capsys.readouterr()
+    assert code == 0
+    data = json.loads(captured.out)
+    assert data["tiles"] == []
+    assert sorted(it["tile"] for it in data["loose"]) == sorted(t["tile"] for t in truth["loose"])
+    assert "no board found; 2 loose tile(s)" in captured.err
+
+
 @pytest.mark.parametrize("content", [b"", b"not an image at all", b"\xff\xd8\xff\xe0" + b"\x00" * 100])
 def test_read_bad_input_exit_2(tmp_path, capsys, content):
     photo = tmp_path / "bad.jpg"
