@@ -29,8 +29,8 @@ def run(args: argparse.Namespace) -> int:
         findings = analyze(board) if len(board) else None
         overlay.write(args.overlay, overlay.draw(scene, findings))
     if not board.tiles and board.loose:
-        # (scattered tiles with no board between them: say what was found)
-        print(f"tantrix read: no board found; {len(board.loose)} loose tile(s) beside it",
+        # (scattered tiles with no board among them: say what was found)
+        print(f"tantrix read: no board found; {len(board.loose)} loose tile(s) on the table",
               file=sys.stderr)
     elif not board.tiles:
         print("tantrix read: no tiles found in the photo", file=sys.stderr)

@@ -54,7 +54,7 @@ def test_read_scattered_tiles_gives_them_loose_and_says_so(bench_scene, capsys):
     data = json.loads(captured.out)
     assert data["tiles"] == []
     assert sorted(it["tile"] for it in data["loose"]) == sorted(t["tile"] for t in truth["loose"])
-    assert "no board found; 2 loose tile(s)" in captured.err
+    assert "no board found; 2 loose tile(s) on the table" in captured.err
 
 
 @pytest.mark.parametrize("content", [b"", b"not an image at all", b"\xff\xd8\xff\xe0" + b"\x00" * 100])

@@ -203,7 +203,9 @@ other earned (see :func:`_lattice_holds`)."""
 
 def _lattice_holds(other: Any, scene: Any) -> bool:
     """Does read ``other``'s lattice score at least what ``scene``'s earned (``scene``
-    without a lattice: yes; ``other`` without one: only when ``scene`` read no tiles)?
+    without a lattice: yes; ``other`` without one: only when ``scene`` read no tiles;
+    ``other`` reading loose tiles only, against a read of no board tile or with no
+    Tantrix in either: yes, its tiles were not read on its lattice)?
     Or nearly as much (:data:`HOLDS_SHARE`), when ``other``
     reads as many tiles or more and they fit far better (:data:`FITS_FAR_BETTER`)?
 
@@ -218,8 +220,8 @@ def _lattice_holds(other: Any, scene: Any) -> bool:
         # many unreadable cells beside them count against that read; hard-9, four tiles on a
         # striped cloth read right beside 9 cells of stripes, lost to a look that found nothing)
         return not scene.readings
-    if (scene.lattice is None or not (scene.readings or other.readings)
-            or not other.readings and other.loose and _scattered(other, scene)):
+    if scene.lattice is None or not other.readings and (
+            not scene.readings or other.loose and _scattered(other, scene)):
         # (two reads of loose tiles only, tiles scattered with no board: neither lattice
         # holds a tile, so neither score says which read is the truer; scattered scene 7,
         # a crop reading 9 of 11 tiles right lost to a look reading 5, one wrong.  Nor
