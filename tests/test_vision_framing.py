@@ -30,6 +30,16 @@ def test_a_mask_is_tight_only_when_it_reaches_the_rim():
     assert not framing.tight(np.full((50, 60), 255, np.uint8))
 
 
+def test_tiles_stopping_a_few_pixels_short_of_the_rim_are_tight():
+    # (two real tile crops laid edge to edge leave 2 px of table at the picture's edge)
+    mask = _hexagon_mask(289, 228, 150)
+    mask[:2], mask[-2:], mask[:, :2], mask[:, -2:] = 0, 0, 0, 0
+    assert framing.tight(mask)
+    far = _hexagon_mask(289, 228, 150)
+    far[:12], far[-12:], far[:, :12], far[:, -12:] = 0, 0, 0, 0
+    assert not framing.tight(far)
+
+
 def test_the_table_colour_is_the_rim_off_the_tiles():
     image = np.full((120, 130, 3), (90, 140, 200), np.uint8)
     mask = _hexagon_mask(120, 130, 70)
