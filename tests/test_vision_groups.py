@@ -85,7 +85,6 @@ def test_touching_real_tiles_close_up_read_whole(layout, margin):
     assert board.loose == []
 
 
-
 @real
 def test_a_rhombus_of_large_real_tiles_to_the_edges_reads_whole():
     # bench.real_groups_bench's miss in session 96: the bodies stop 2 px short of the

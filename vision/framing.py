@@ -53,7 +53,7 @@ def reaches_rim(corners: np.ndarray, width: float, height: float, size: float) -
 
 def tight(mask: np.ndarray) -> bool:
     """Does the tile mask (H, W; non-zero on tile bodies and links) reach the image's rim
-    along a share of it within :data:`TOUCHING`?"""
+    (within :data:`RIM_BAND` of it) along a share of it within :data:`TOUCHING`?"""
     rim = _rim_band(mask)
     share = np.count_nonzero(rim) / rim.size
     return bool(TOUCHING[0] <= share <= TOUCHING[1])
@@ -81,8 +81,8 @@ def with_margin(image: np.ndarray, colour: tuple[float, float, float]) -> tuple[
 RIM_BAND = 0.01
 """Depth of the rim band :func:`tight` looks in, in the photo's longer side (at least one
 pixel past the outermost): tiles cut out close may leave a line of table a few pixels
-wide at the edge (two real tile crops laid edge to edge: their bodies stop 2 px short of
-the picture's edge)."""
+wide at the edge (four real tile crops laid in a rhombus: their bodies stop 2 px short
+of the picture's edge)."""
 
 
 def _rim_band(mask: np.ndarray) -> np.ndarray:
