@@ -89,9 +89,9 @@ def _rim_band(mask: np.ndarray) -> np.ndarray:
     """Per outermost pixel of ``mask`` (as :func:`_rim`): is any pixel within
     :data:`RIM_BAND` of the edge on its line inward non-zero?"""
     d = 1 + int(round(RIM_BAND * max(mask.shape[:2])))
-    m = mask != 0
-    top, bottom = m[:d].any(0), m[-d:].any(0)
-    left, right = m[:, :d].any(1), m[:, -d:].any(1)
+    # (only the band is compared, not the whole mask)
+    top, bottom = (mask[:d] != 0).any(0), (mask[-d:] != 0).any(0)
+    left, right = (mask[:, :d] != 0).any(1), (mask[:, -d:] != 0).any(1)
     return np.concatenate([top, bottom, left[1:-1], right[1:-1]])
 
 
