@@ -180,6 +180,23 @@ def _small_board(scene: Scene, current: Scene | None) -> bool:
             and (current is None or len(scene.readings) > len(current.readings)))
 
 
+def _clean_group(scene: Scene, current: Scene | None) -> bool:
+    """Is the faint look's read a clean group of tiles where the best read so far
+    (``current``) read fewer than :data:`SMALL_BOARD_TILES`: a Tantrix every tile of which
+    reads confidently, no cell unread, no loose tile, on a lattice whose cells read
+    cleanly?  Large tiles' links can be too faint in the other looks for the search to
+    fit more than two cells: a rhombus of four real tiles 130 px across on a light table,
+    read 2 of 4 by the first look with three unreadable cells, all 4 by the faint look.
+    The faint look's inventions (see :func:`_small_board`) were single tiles, blobs and
+    stripes of cloths, loose tiles: none such a group."""
+    n = len(scene.readings)
+    return (current is not None and len(current.readings) < SMALL_BOARD_TILES <= n
+            and scene.lattice is not None and not scene.unreadable and not scene.loose
+            and all(rd.confidence >= second_look.CONFIDENT for _c, rd, _px in scene.readings)
+            and scene.lattice.score >= second_look.CLEAN_SHARE * n
+            and bool(loose.tantrix(c for c, _rd, _px in scene.readings)))
+
+
 def _maybe_small(scene: Scene) -> bool:
     """Could the tiles of a poor read be small ones the bright look would see?"""
     return (len(scene.readings) < 3 or scene.lattice is None
@@ -904,7 +921,8 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
         faint = look == second_look.FAINT_LOOK
         with lattice.faint_links() if faint else nullcontext():
             scene = _read_look(photo, source, profile, "gated" if faint else look, pitch_px, prior)
-        return scene if scene is not None and _small_board(scene, current) else None
+        return scene if scene is not None and (_small_board(scene, current) or faint
+                                               and _clean_group(scene, current)) else None
     if look != "unveiled":
         return _read_look(photo, source, profile, look, pitch_px, prior)
     # a glare veil over the whole board: read the photo cleared of it, as it would be

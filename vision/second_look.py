@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from referee.hexgrid import neighbours
+
 from . import lattice, loose
 from .identify import clean
 
@@ -118,7 +120,17 @@ def _board_weight(scene: Any) -> float:
     a pair on its lattice and the other four loose outweighed a look reading all six
     loose.  A lone tile read as a board tile still outweighs its read as a loose tile (see
     :data:`LOOSE_WEIGHT`)."""
-    return LOOSE_WEIGHT[1] if len(scene.readings) + len(scene.loose) >= 2 else 1.0
+    if len(scene.readings) + len(scene.loose) < 2 or _lone_pair(scene):
+        return 1.0
+    return LOOSE_WEIGHT[1]
+
+
+def _lone_pair(scene: Any) -> bool:
+    """Is a read two neighbouring board tiles and nothing else: a game's first two tiles?"""
+    if len(scene.readings) != 2 or scene.loose:
+        return False
+    (a, _ra, _pa), (b, _rb, _pb) = scene.readings
+    return tuple(int(v) for v in b) in neighbours(tuple(int(v) for v in a))
 
 
 def _has_tantrix(scene: Any) -> bool:
