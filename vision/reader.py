@@ -891,7 +891,8 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
     seen (:func:`_veiled_beside`); the veil may then lie over part of the board only.
     ``current``: the best read so far; the unveiled look's read of a photo whose bodies
     show no veil is kept only if it reads far more (``second_look.far_more``), the faint
-    and own-bright looks' only if they read more tiles (:func:`_small_board`).
+    and own-bright looks' only if they read more tiles (:func:`_small_board`), or
+    the faint look's when it is a clean group (:func:`_clean_group`).
     ``gains``: for the balanced look, the channel gains that take the cast off (default:
     the bodies', or a white surface's when the bodies are too dark, ``balance.cast_gains``)."""
     if look == "balanced":

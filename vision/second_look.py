@@ -119,7 +119,9 @@ def _board_weight(scene: Any) -> float:
     tiles are no game's board: a look that read two of scattered scene 31's six tiles as
     a pair on its lattice and the other four loose outweighed a look reading all six
     loose.  A lone tile read as a board tile still outweighs its read as a loose tile (see
-    :data:`LOOSE_WEIGHT`)."""
+    :data:`LOOSE_WEIGHT`), and so do two neighbouring board tiles with nothing else read
+    (:func:`_lone_pair`): a real upright pair on grey, read as a board and as two loose
+    tiles, tied and was given loose."""
     if len(scene.readings) + len(scene.loose) < 2 or _lone_pair(scene):
         return 1.0
     return LOOSE_WEIGHT[1]
