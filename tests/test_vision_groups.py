@@ -86,35 +86,21 @@ def test_touching_real_tiles_close_up_read_whole(layout, margin):
 
 
 @real
-def test_a_rhombus_of_large_real_tiles_to_the_edges_reads_whole():
-    # bench.real_groups_bench's miss in session 96: the bodies stop 2 px short of the
-    # picture's edge, the close-up went unframed, and two wrong loose tiles were read off
-    # one tile's links
-    numbers, cells = [6, 24, 32, 28], LAYOUTS["rhombus"]
-    board = read_photo(group_picture(numbers, cells, 0))
-    assert same_position(laid_board(numbers, cells), board), sorted(
-        (c, p.tile, p.rotation) for c, p in board.tiles.items())
-    assert board.loose == []
-
-
-@real
-def test_a_rhombus_of_large_real_tiles_reads_whole_where_only_the_faint_look_sees_it():
-    # bench.real_groups_bench's miss since session 96: the first look fitted its lattice
-    # to the two right-hand tiles and left three cells unread; only the faint look, kept
-    # until then for small tiles alone, read all four
-    numbers, cells = [44, 1, 17, 7], LAYOUTS["rhombus"]
-    board = read_photo(group_picture(numbers, cells, 40))
+@pytest.mark.parametrize("numbers, layout, margin, table", [
+    # session 96: the bodies stop 2 px short of the picture's edge, the close-up went
+    # unframed, and two wrong loose tiles were read off one tile's links
+    ([6, 24, 32, 28], "rhombus", 0, "light"),
+    # sessions 96-97: the first look fitted its lattice to the two right-hand tiles and
+    # left three cells unread; only the faint look, kept then for small tiles alone,
+    # read all four
+    ([44, 1, 17, 7], "rhombus", 40, "light"),
+    # sessions 96-97: a look reading the pair as two loose tiles tied with one reading it
+    # as a board (with no Tantrix in either read, a board tile counted as a loose one)
+    ([42, 21], "pair-upright", 40, "grey"),
+], ids=["rhombus-to-the-edges", "rhombus-faint-look", "upright-pair-on-grey"])
+def test_real_groups_bench_misses_read_whole(numbers, layout, margin, table):
+    cells = LAYOUTS[layout]
+    board = read_photo(group_picture(numbers, cells, margin, TABLES[table]))
     assert same_position(laid_board(numbers, cells), board), sorted(
         (c, p.tile, p.rotation) for c, p in board.tiles.items())
     assert board.loose == [] and "unreadable" not in board.meta
-
-
-@real
-def test_an_upright_pair_of_real_tiles_on_grey_is_a_board_not_two_loose_tiles():
-    # a look reading the pair as two loose tiles tied with one reading it as a board: with
-    # no Tantrix in either read, a board tile counted as a loose one (scattered tiles)
-    numbers, cells = [42, 21], LAYOUTS["pair-upright"]
-    board = read_photo(group_picture(numbers, cells, 40, TABLES["grey"]))
-    assert same_position(laid_board(numbers, cells), board), sorted(
-        (c, p.tile, p.rotation) for c, p in board.tiles.items())
-    assert board.loose == []

@@ -182,19 +182,17 @@ def _small_board(scene: Scene, current: Scene | None) -> bool:
 
 def _clean_group(scene: Scene, current: Scene | None) -> bool:
     """Is the faint look's read a clean group of tiles where the best read so far
-    (``current``) read fewer than :data:`SMALL_BOARD_TILES`: a Tantrix every tile of which
-    reads confidently, no cell unread, no loose tile, on a lattice whose cells read
-    cleanly?  Large tiles' links can be too faint in the other looks for the search to
+    (``current``) read fewer than :data:`SMALL_BOARD_TILES`: a Tantrix that reads cleanly
+    (``second_look.reads_cleanly``: every tile, and nothing else), on a lattice whose cells
+    read cleanly too?  Large tiles' links can be too faint in the other looks for the search to
     fit more than two cells: a rhombus of four real tiles 130 px across on a light table,
     read 2 of 4 by the first look with three unreadable cells, all 4 by the faint look.
     The faint look's inventions (see :func:`_small_board`) were single tiles, blobs and
     stripes of cloths, loose tiles: none such a group."""
     n = len(scene.readings)
     return (current is not None and len(current.readings) < SMALL_BOARD_TILES <= n
-            and scene.lattice is not None and not scene.unreadable and not scene.loose
-            and all(rd.confidence >= second_look.CONFIDENT for _c, rd, _px in scene.readings)
-            and scene.lattice.score >= second_look.CLEAN_SHARE * n
-            and bool(loose.tantrix(c for c, _rd, _px in scene.readings)))
+            and scene.lattice is not None and scene.lattice.score >= second_look.CLEAN_SHARE * n
+            and second_look.reads_cleanly(scene) and second_look.has_tantrix(scene))
 
 
 def _maybe_small(scene: Scene) -> bool:

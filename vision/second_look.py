@@ -135,7 +135,7 @@ def _lone_pair(scene: Any) -> bool:
     return tuple(int(v) for v in b) in neighbours(tuple(int(v) for v in a))
 
 
-def _has_tantrix(scene: Any) -> bool:
+def has_tantrix(scene: Any) -> bool:
     """Does a read hold a Tantrix (``loose.tantrix``)?"""
     return bool(loose.tantrix(c for c, _rd, _px in scene.readings))
 
@@ -143,7 +143,7 @@ def _has_tantrix(scene: Any) -> bool:
 def _scattered(a: Any, b: Any) -> bool:
     """Do two reads compared both hold no Tantrix?  Their tiles are then scattered ones,
     and loose tiles count as tiles (:func:`_qualities`, :func:`far_more`)."""
-    return not (_has_tantrix(a) or _has_tantrix(b))
+    return not (has_tantrix(a) or has_tantrix(b))
 
 
 def better(other: Any, scene: Any) -> bool:
@@ -318,7 +318,7 @@ def wanted(scene: Any) -> bool:
     rt-116's first look read 37 tiles of 54, four of them such cells, beside 3 unread; the
     second read 54)?"""
     n = len(scene.readings)
-    if 1 <= n < 3 and _lone_and_clean(scene):
+    if 1 <= n < 3 and reads_cleanly(scene):
         return False
     doubtful = len(scene.unreadable) + sum(rd.pushed for _c, rd, _px in scene.readings)
     # (many more dark tile bodies under the lattice than tiles read, on the board or loose
@@ -328,11 +328,12 @@ def wanted(scene: Any) -> bool:
             or getattr(scene, "covered", 0) > UNEXPLAINED * explained + 3)
 
 
-def _lone_and_clean(scene: Any) -> bool:
-    """One or two tiles read cleanly (:func:`identify.clean`), and nothing else on the table:
+def reads_cleanly(scene: Any) -> bool:
+    """Every tile read cleanly (:func:`identify.clean`), and nothing else on the table:
     no unreadable cell, no loose tile, the tile mask under no more cells than were read.
-    Such a read needs no other look (a real tile photographed alone took 1.0 s with all
-    six looks, 0.44 s with one; hard and real-texture 0-119 read the same tiles)."""
+    One or two tiles so read need no other look (:func:`wanted`: a real tile photographed
+    alone took 1.0 s with all six looks, 0.44 s with one; hard and real-texture 0-119 read
+    the same tiles); see also ``reader._clean_group``."""
     return (not scene.unreadable and not scene.loose
             and getattr(scene, "covered", 0) <= len(scene.readings)
             and all(clean(rd) and not rd.pushed for _c, rd, _px in scene.readings))
