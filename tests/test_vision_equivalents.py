@@ -4,7 +4,7 @@ import numpy as np
 
 from vision.identify import edge_labels, identify, log_sum_exp
 from vision.lattice import Lattice
-from vision.order_stats import median, percentile, row_medians
+from vision.order_stats import level_percentile, median, percentile, row_medians
 
 
 def test_median_and_percentile_equal_numpys():
@@ -32,6 +32,27 @@ def test_median_of_many_whole_numbers_equals_numpys():
         for axis in (None, 0):
             assert np.array_equal(median(a, axis=axis), np.median(a, axis=axis))
         assert np.array_equal(median(np.ascontiguousarray(a.T), axis=1), np.median(a.T, axis=1))
+
+
+def test_counted_percentiles_of_lab_levels_equal_numpys():
+    # whole numbers (8-bit Lab levels, a and b centred) are counted, not partitioned;
+    # anything else (halves, a spread wider than the counts cover) falls back
+    rng = np.random.default_rng(7)
+    for trial in range(300):
+        n = int(rng.integers(1, 3000))
+        dtype = (np.float32, np.float64)[trial % 2]
+        a = rng.integers(-128, 128, (n, 2)).astype(dtype)
+        if trial % 5 == 1:
+            a = a + 0.5
+        if trial % 5 == 2:
+            a = a * 1000
+        for q in (0, 1, 25, 33.3, 50, 99, 100):
+            want, got = np.percentile(a[:, 0], q), level_percentile(a[:, 0], q)
+            assert np.asarray(got).dtype == np.asarray(want).dtype and got == want
+    # a strided lightness plane, as the reader's darkest grey takes it
+    lab = rng.integers(0, 256, (90, 160, 3)).astype(np.float32)
+    plane = lab[::2, ::2, 0]
+    assert level_percentile(plane, 25) == np.percentile(plane, 25)
 
 
 def test_row_medians_equal_nanmedian_over_the_kept_entries():

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from .order_stats import median, percentile
+from .order_stats import level_percentile, median, percentile
 
 CLASSES = ("red", "yellow", "green", "blue", "black")
 """Colour classes of an edge sample; index 4 is the black tile body (or no link)."""
@@ -109,7 +109,7 @@ def darkest_grey(lab: np.ndarray, dark: np.ndarray, step: int = 2) -> np.ndarray
     half of those when the two halves' median a/b lie more than :data:`SPLIT_TINT` apart;
     ``None`` when there are fewer than 50."""
     L = lab[::step, ::step, 0]
-    sel = dark[::step, ::step] & (L <= percentile(L, 25))
+    sel = dark[::step, ::step] & (L <= level_percentile(L, 25))
     if sel.sum() < 50:
         return None
     # a dark grey table covering more of the photo than the tiles (the blue stripes of a

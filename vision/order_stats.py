@@ -64,3 +64,50 @@ def row_medians(a: np.ndarray, keep: np.ndarray) -> np.ndarray:
     lo = np.take_along_axis(ranked, (np.maximum(k - 1, 0) // 2)[:, None], 1)[:, 0]
     hi = np.take_along_axis(ranked, (np.maximum(k, 1) // 2)[:, None], 1)[:, 0]
     return np.where(k > 0, 0.5 * (lo + hi), np.nan)
+
+
+MAX_LEVELS = 4096
+"""Most distinct whole numbers (max - min + 1) :func:`level_percentile` counts; wider
+spreads are partitioned as usual."""
+
+
+def _level_ranks(a: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """Cumulative counts of the whole numbers in float array ``a`` from its least one,
+    and that least one; ``None`` when ``a`` holds anything else or spreads wider than
+    :data:`MAX_LEVELS` (the callers then partition)."""
+    if a.dtype.kind != "f" or a.size == 0:
+        return None
+    with np.errstate(invalid="ignore"):
+        i = a.astype(np.int32)
+    if not np.array_equal(i, a):
+        return None
+    i = i.ravel()
+    lo = int(i.min())
+    if int(i.max()) - lo >= MAX_LEVELS:
+        return None
+    return np.cumsum(np.bincount(i - lo if lo else i)), lo
+
+
+def _kth(ranks: tuple[np.ndarray, int], k: int) -> int:
+    """The ``k``-th smallest (from 0) of the values counted in ``ranks``."""
+    return int(np.searchsorted(ranks[0], k, side="right")) + ranks[1]
+
+
+def level_percentile(a: np.ndarray, q: float) -> np.floating:
+    """:func:`percentile` of a float array of whole numbers (Lab levels) by counting them:
+    a partition of tens of thousands of samples in a hundred-odd values is slowed by the
+    ties (video-720p-13's lightness, 90 000 samples: 0.93 ms partitioned, 0.26 counted).
+    The same value, computed the same way from the same two order statistics."""
+    a = np.asarray(a)
+    ranks = _level_ranks(a) if 0 <= q <= 100 else None
+    if ranks is None:
+        return percentile(a, q)
+    n = a.size
+    v = (n - 1) * (q / 100)
+    lo = math.floor(v)
+    if lo >= n - 1:
+        return a.dtype.type(_kth(ranks, n - 1))
+    x0, x1 = a.dtype.type(_kth(ranks, lo)), a.dtype.type(_kth(ranks, lo + 1))
+    t = v - lo
+    d = x1 - x0
+    return x1 - d * (1 - t) if t >= 0.5 else x0 + d * t
