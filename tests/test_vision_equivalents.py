@@ -4,7 +4,7 @@ import numpy as np
 
 from vision.identify import edge_labels, identify, log_sum_exp
 from vision.lattice import Lattice
-from vision.order_stats import level_percentile, median, percentile, row_medians
+from vision.order_stats import _level_ranks, level_percentile, median, percentile, row_medians
 
 
 def test_median_and_percentile_equal_numpys():
@@ -52,7 +52,9 @@ def test_counted_percentiles_of_lab_levels_equal_numpys():
     # a strided lightness plane, as the reader's darkest grey takes it
     lab = rng.integers(0, 256, (90, 160, 3)).astype(np.float32)
     plane = lab[::2, ::2, 0]
+    assert _level_ranks(plane) is not None  # (counted, not fallen back)
     assert level_percentile(plane, 25) == np.percentile(plane, 25)
+    assert _level_ranks(plane + 0.5) is None and _level_ranks(plane * 1000) is None
 
 
 def test_row_medians_equal_nanmedian_over_the_kept_entries():

@@ -46,10 +46,14 @@ def percentile(a: np.ndarray, q: float) -> np.floating:
     if lo >= n - 1:
         return np.max(a)
     part = np.partition(a.ravel(), (lo, lo + 1))
-    x0, x1 = part[lo], part[lo + 1]
-    t = v - lo
+    return _lerp(part[lo], part[lo + 1], v - lo)
+
+
+def _lerp(x0: np.floating, x1: np.floating, t: float) -> np.floating:
+    """NumPy's percentile interpolation between neighbouring order statistics ``x0`` and
+    ``x1`` (scalars of the array's type) at ``t`` (0..1): from the nearer end, ``t``
+    weakly typed (a float32 array stays float32)."""
     d = x1 - x0
-    # NumPy's lerp: from the nearer end, t weakly typed (a float32 array stays float32)
     return x1 - d * (1 - t) if t >= 0.5 else x0 + d * t
 
 
@@ -75,7 +79,7 @@ def _level_ranks(a: np.ndarray) -> tuple[np.ndarray, int] | None:
     """Cumulative counts of the whole numbers in float array ``a`` from its least one,
     and that least one; ``None`` when ``a`` holds anything else or spreads wider than
     :data:`MAX_LEVELS` (the callers then partition)."""
-    if a.dtype.kind != "f" or a.size == 0:
+    if a.dtype.kind != "f" or a.dtype.itemsize < 4 or a.size == 0:
         return None
     with np.errstate(invalid="ignore"):
         i = a.astype(np.int32)
@@ -85,7 +89,7 @@ def _level_ranks(a: np.ndarray) -> tuple[np.ndarray, int] | None:
     lo = int(i.min())
     if int(i.max()) - lo >= MAX_LEVELS:
         return None
-    return np.cumsum(np.bincount(i - lo if lo else i)), lo
+    return np.cumsum(np.bincount(i - lo)), lo
 
 
 def _kth(ranks: tuple[np.ndarray, int], k: int) -> int:
@@ -107,7 +111,4 @@ def level_percentile(a: np.ndarray, q: float) -> np.floating:
     lo = math.floor(v)
     if lo >= n - 1:
         return a.dtype.type(_kth(ranks, n - 1))
-    x0, x1 = a.dtype.type(_kth(ranks, lo)), a.dtype.type(_kth(ranks, lo + 1))
-    t = v - lo
-    d = x1 - x0
-    return x1 - d * (1 - t) if t >= 0.5 else x0 + d * t
+    return _lerp(a.dtype.type(_kth(ranks, lo)), a.dtype.type(_kth(ranks, lo + 1)), v - lo)
