@@ -41,12 +41,19 @@ def percentile(a: np.ndarray, q: float) -> np.floating:
     n = a.size
     if a.dtype.kind != "f" or a.dtype.itemsize < 4 or n == 0 or not 0 <= q <= 100:
         return np.percentile(a, q)
-    v = (n - 1) * (q / 100)
-    lo = math.floor(v)
+    lo, t = _position(n, q)
     if lo >= n - 1:
         return np.max(a)
     part = np.partition(a.ravel(), (lo, lo + 1))
-    return _lerp(part[lo], part[lo + 1], v - lo)
+    return _lerp(part[lo], part[lo + 1], t)
+
+
+def _position(n: int, q: float) -> tuple[int, float]:
+    """Where NumPy's linear percentile ``q`` (0..100) of ``n`` values lies: the order
+    statistic ``lo`` (from 0) and the fraction ``t`` of the way on to the next one."""
+    v = (n - 1) * (q / 100)
+    lo = math.floor(v)
+    return lo, v - lo
 
 
 def _lerp(x0: np.floating, x1: np.floating, t: float) -> np.floating:
@@ -107,8 +114,7 @@ def level_percentile(a: np.ndarray, q: float) -> np.floating:
     if ranks is None:
         return percentile(a, q)
     n = a.size
-    v = (n - 1) * (q / 100)
-    lo = math.floor(v)
+    lo, t = _position(n, q)
     if lo >= n - 1:
         return a.dtype.type(_kth(ranks, n - 1))
-    return _lerp(a.dtype.type(_kth(ranks, lo)), a.dtype.type(_kth(ranks, lo + 1)), v - lo)
+    return _lerp(a.dtype.type(_kth(ranks, lo)), a.dtype.type(_kth(ranks, lo + 1)), t)
