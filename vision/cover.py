@@ -8,9 +8,11 @@ the referee wants rather than a guess.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
-from . import colours, identify
+from . import colours, faces, identify
 from .identify import NUMBERS, Reading
 from .order_stats import median
 
@@ -128,29 +130,52 @@ def guessed_link(logp: np.ndarray, readings: list[tuple[int, int]]) -> np.ndarra
     return out
 
 
-def read_shown(logp: np.ndarray, hidden: np.ndarray, taken: set[int]) -> list[Reading | None]:
-    """Read cells from their shown edges only.
-
-    ``logp``: (N, 6, 5); ``hidden``: (N, 6) bool; ``taken``: tile numbers other cells hold.
-    A cell gets a :class:`Reading` (``fit``: the mean probability of its shown edges) when
-    no more than :data:`MOST_HIDDEN` edges are hidden, every shown edge shows its link, and
-    one tile among the free numbers explains them with :data:`SURE_OF_COVERED`; else
-    ``None``.  Cells are given numbers most confident first, each number once.
-    """
+def shown_posteriors(logp: np.ndarray, hidden: np.ndarray, taken: set[int],
+                     facing: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Posterior (N, 56 * 6) of each (tile index, rotation) candidate given a cell's shown
+    edges only, among the free numbers and the colours neighbours bring to its hidden
+    edges, and the number of hidden edges no neighbour faces (N,); arguments as
+    :func:`read_shown`.  A cell no candidate explains gets zeros."""
     n = len(logp)
-    if n == 0:
-        return []
+    if facing is None:
+        facing = np.full((n, 6), -1)
+    inferred = hidden & (facing >= 0)
     # a hidden edge says nothing: every colour explains it alike
     shown_logp = np.where(hidden[..., None], 0.0, logp)
     sc = identify.candidate_scores(shown_logp)                        # (N, 56, 6)
     free = np.array([int(t) not in taken for t in NUMBERS])
-    sc = np.where(free[None, :, None], sc, -np.inf)
-    flat = sc.reshape(n, -1)
+    # (an inferred edge allows only the candidates with the neighbour's colour there)
+    agree = ((identify.CANDIDATES[None] == facing[:, None, None, :])
+             | ~inferred[:, None, None, :]).all(-1)                   # (N, 56, 6)
+    flat = np.where(free[None, :, None] & agree, sc, -np.inf).reshape(n, -1)
     lse = identify.log_sum_exp(flat)
-    best = flat.argmax(1)
-    with np.errstate(invalid="ignore"):  # (every number taken: -inf - -inf, not ok below)
-        conf = np.exp(flat[np.arange(n), best] - lse)
-    ok = (hidden.sum(1) <= MOST_HIDDEN) & (conf >= SURE_OF_COVERED) & np.isfinite(lse)
+    with np.errstate(invalid="ignore"):  # (every candidate ruled out: -inf - -inf)
+        post = np.nan_to_num(np.exp(flat - lse[:, None]))
+    return post, (hidden & ~inferred).sum(1)
+
+
+def read_shown(logp: np.ndarray, hidden: np.ndarray, taken: set[int],
+               facing: np.ndarray | None = None) -> list[Reading | None]:
+    """Read cells from their shown edges only.
+
+    ``logp``: (N, 6, 5); ``hidden``: (N, 6) bool; ``taken``: tile numbers other cells hold;
+    ``facing``: (N, 6) int, the colour (index into ``colours.CLASSES``) of the link a tile
+    read beside each edge brings to it, -1 where none does.  A hidden edge that a
+    neighbour faces is taken to carry that neighbour's colour, as a finished Tantrix's
+    edges do; a shown edge is judged by the photo alone, so a real mismatch still shows.
+    A cell gets a :class:`Reading` (``fit``: the mean probability of its shown edges) when
+    no more than :data:`MOST_HIDDEN` edges are hidden with no neighbour facing them, every
+    shown edge shows its link, and one tile among the free numbers explains them with
+    :data:`SURE_OF_COVERED`; else ``None``.  Cells are given numbers most confident first,
+    each number once.
+    """
+    n = len(logp)
+    if n == 0:
+        return []
+    post, unknown = shown_posteriors(logp, hidden, taken, facing)
+    best = post.argmax(1)
+    conf = post[np.arange(n), best]
+    ok = (unknown <= MOST_HIDDEN) & (conf >= SURE_OF_COVERED)
     out: list[Reading | None] = [None] * n
     given = set(taken)
     for i in np.argsort(-conf):
@@ -164,4 +189,54 @@ def read_shown(logp: np.ndarray, hidden: np.ndarray, taken: set[int]) -> list[Re
             continue
         given.add(tile)
         out[i] = Reading(tile, k, float(conf[i]), float(p.mean()))
+    return out
+
+
+RIVAL = 0.02
+"""A candidate whose shown-edge posterior is below this is no rival (:func:`settle_by_paths`)."""
+
+MOST_RIVALS = 4
+
+PATH_MARGIN = 0.15
+"""The share of its link paths (``faces.link_shares``, mean of three) by which the tile a
+covered cell's paths favour must beat each rival the edges leave."""
+
+
+def settle_by_paths(logp: np.ndarray, hidden: np.ndarray, taken: set[int], facing: np.ndarray,
+                    shares: Callable[[int, list[tuple[int, int]]], np.ndarray]
+                    ) -> list[Reading | None]:
+    """Cells whose shown edges leave two to :data:`MOST_RIVALS` tiles, told apart by
+    the paths their links take across the face.
+
+    Two tiles whose edges differ only where a cover hides them, or where a link end reads
+    halfway between two colours, still differ in where their links run: a sharp curve, a
+    gentle one or a straight line.  ``shares(i, placements)`` gives the share of each of
+    the three paths of each (tile number, rotation) placed on cell ``i`` that shows its
+    link's colour (len(placements), 3).  A cell is read when its rivals hold
+    :data:`SURE_OF_COVERED` of the posterior together, no more than ``MOST_HIDDEN + 1``
+    edges are hidden with no neighbour facing them, and one rival's paths show at least
+    :data:`PATH_MARGIN` more than each other's, every one of its paths showing
+    (``faces.LEAST_SHOWN``) and its shown edges showing their links; its confidence is
+    the rivals' joint posterior.  Other arguments as :func:`read_shown`.
+    """
+    out: list[Reading | None] = [None] * len(logp)
+    if len(logp) == 0:
+        return out
+    post, unknown = shown_posteriors(logp, hidden, taken, facing)
+    for i in range(len(logp)):
+        order = np.argsort(-post[i])[:MOST_RIVALS]
+        rivals = [int(c) for c in order if post[i, c] >= RIVAL]
+        held = float(post[i, rivals].sum())
+        if len(rivals) < 2 or held < SURE_OF_COVERED or unknown[i] > MOST_HIDDEN + 1:
+            continue
+        placed = [(int(NUMBERS[c // 6]), c % 6) for c in rivals]
+        sh = np.asarray(shares(i, placed))
+        score = sh.mean(1)
+        b = int(score.argmax())
+        t, k = divmod(rivals[b], 6)
+        p = np.exp(logp[i, np.arange(6), identify.CANDIDATES[t, k]])[~hidden[i]]
+        if (np.delete(score, b) > score[b] - PATH_MARGIN).any() or sh[b].min() < faces.LEAST_SHOWN \
+                or p.min() < SHOWN:
+            continue
+        out[i] = Reading(placed[b][0], placed[b][1], held, float(p.mean()))
     return out

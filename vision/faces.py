@@ -42,6 +42,11 @@ def link_paths(number: int, rotation: int) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(pts), np.array(cls)
 
 
+PATH_LEAST_SIZE = 16.0
+"""Cell size (centre to corner, photo px) below which link paths are too thin to tell
+one tile from another by (:func:`cover.settle_by_paths`): hard-36's tile 41, 22 px across,
+showed its rival's paths better than its own."""
+
 LEAST_SHOWN = 0.25
 """Least share of every link's path a tile face shows in its link's colour
 (:func:`face_up`).  Of the 603 loose tiles read on hard and real-texture 0-99 and the 40

@@ -19,7 +19,7 @@ from referee.hexgrid import components, distance, neighbours
 from referee.matching import facing_colours, fits, touching_edges
 from referee.tiles import rotated_edges
 
-from . import (acceptance, balance, bodies, colours, cover, frames, framing, haze, identify,
+from . import (acceptance, balance, bodies, colours, cover, faces, frames, framing, haze, identify,
                lattice, loose, missing_colour, patches, region, sampling, search, second_look, shading,
                table)
 from .identify import NUMBERS, Reading
@@ -1508,7 +1508,9 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         keep, bad = _read_through_cover(
             keep, bad, occ, logp[:len(occ)],
             lambda rows: _flank_covered(full, lat_full, occ[rows], shifts[rows],
-                                        occ[strong], shifts[strong]))
+                                        occ[strong], shifts[strong]),
+            lambda rows, pl: faces.link_shares(full, lat_full.H, occ[rows] @ BASIS.T + shifts[rows], pl, model),
+            lattice.median_cell_size(lat_full, occ))
         keep, bad = _doubt_unseen_link(keep, bad, occ, logp[:len(occ)])
         # a glare patch over several tiles is read from its edge inwards: a cell read
         # clearly only once cleared of the veil holds its neighbours as a clear cell does
@@ -1942,7 +1944,9 @@ def _held_by_neighbours(keep: list, bad: list, body: dict,
 
 
 def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray,
-                        covered: Callable[[np.ndarray], np.ndarray]) -> tuple[list, list]:
+                        covered: Callable[[np.ndarray], np.ndarray],
+                        shares: Callable[[np.ndarray, list], np.ndarray], size: float
+                        ) -> tuple[list, list]:
     """Cells of ``bad`` beside a tile read that a hand or an object covers in part, read
     from the edges that still show (:func:`cover.read_shown`) when those leave one tile.
     ``logp`` (N, 6, 5) are the edge log-probabilities of the cells of ``occ``;
@@ -1960,8 +1964,20 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     # (a finger or a coloured object can read as a confident link colour: its colour
     # running on over the link's flanks gives it away)
     hidden = cover.hidden_edges(logp[rows]) | covered(rows)
-    shown = cover.read_shown(logp[rows], hidden, {rd.tile for _c, rd, _px in keep})
+    board = _board_of(keep)
+    facing = np.array([[-1 if f is None else colours.CLASSES.index(f)
+                        for f in facing_colours(board, it[0])] for it in near])
+    shown = cover.read_shown(logp[rows], hidden, {rd.tile for _c, rd, _px in keep}, facing)
     read = {it[0]: (it[0], rd, it[2]) for it, rd in zip(near, shown) if rd is not None}
+    left = [j for j, rd in enumerate(shown) if rd is None]
+    if left and size >= faces.PATH_LEAST_SIZE:
+        taken = {rd.tile for _c, rd, _px in keep} | {it[1].tile for it in read.values()}
+        picks = cover.settle_by_paths(logp[rows[left]], hidden[left], taken, facing[left],
+                                      lambda i, pl: shares(np.full(len(pl), rows[left[i]]), pl))
+        for j, rd in zip(left, picks):
+            if rd is not None and rd.tile not in taken:
+                taken.add(rd.tile)
+                read[near[j][0]] = (near[j][0], rd, near[j][2])
     return keep + list(read.values()), [it for it in bad if it[0] not in read]
 
 
