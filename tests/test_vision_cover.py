@@ -182,3 +182,85 @@ def test_a_tile_under_a_mugs_rim_is_reported_not_guessed(bench_scene):
     assert 18 not in {p.tile for p in read.tiles.values()}
     assert any(np.hypot(*(np.asarray(u["pixel"]) - at)) < 20 for u in read.meta["unreadable"])
     assert best_alignment(expected, read)[2] == len(read)
+
+
+def _two_apart() -> tuple[int, int, int, int]:
+    """Tile 1 and a tile that differs from it on two edges only, and those edges."""
+    other = next(t for t in range(2, 57) if len(_edges_differing(1, t)) == 2)
+    return (1, other, *_edges_differing(1, other))
+
+
+def _facing(colours: dict[int, str]) -> np.ndarray:
+    out = np.full((1, 6), -1)
+    for e, c in colours.items():
+        out[0, e] = CLASSES.index(c)
+    return out
+
+
+def test_a_hidden_edge_a_neighbour_faces_takes_the_neighbours_colour():
+    tile, other, e1, e2 = _two_apart()
+    logp = _logp(tile, 0, {e1: "yellow", e2: "yellow"})
+    hidden = cover.hidden_edges(logp)
+    assert cover.read_shown(logp, hidden, set(), _facing({})) == [None]
+    for facing, want in ((rotated_edges(tile, 0)[e1], tile), (rotated_edges(other, 0)[e1], other)):
+        rd = cover.read_shown(logp, hidden, set(), _facing({e1: facing}))[0]
+        assert rd is not None and (rd.tile, rd.rotation) == (want, 0)
+
+
+def test_a_neighbour_facing_a_shown_edge_does_not_change_its_colour():
+    # a real colour mismatch must still reach the referee: only hidden edges are inferred
+    tile = 7
+    logp = _logp(tile, 2, {3: "red"})
+    shown = next(e for e in range(6) if e != 3)
+    wrong = next(c for c in CLASSES[:4] if c != rotated_edges(tile, 2)[shown])
+    rd = cover.read_shown(logp, cover.hidden_edges(logp), set(), _facing({shown: wrong}))[0]
+    assert rd is not None and (rd.tile, rd.rotation) == (tile, 2)
+
+
+def _shares_favouring(number: int, other: float = 0.4):
+    """A stand-in for the photo's link paths: tile ``number``'s show fully, others' in part."""
+    return lambda _i, placed: np.array([[1.0, 1.0, 1.0] if t == number else [1.0, other, 1.0]
+                                        for t, _k in placed])
+
+
+def test_rivals_the_edges_leave_are_told_apart_by_their_paths():
+    tile, other, e1, e2 = _two_apart()
+    logp = _logp(tile, 0, {e1: "yellow", e2: "yellow"}, p=0.99)
+    hidden = cover.hidden_edges(logp)
+    for truth in (tile, other):
+        rd = cover.settle_by_paths(logp, hidden, set(), _facing({}), _shares_favouring(truth))[0]
+        assert rd is not None and (rd.tile, rd.rotation) == (truth, 0)
+        assert rd.confidence >= cover.SURE_OF_COVERED
+    # paths that show both alike, or a rival's number held elsewhere, settle nothing here
+    alike = cover.settle_by_paths(logp, hidden, set(), _facing({}), _shares_favouring(tile, 0.95))
+    assert alike == [None]
+    held = cover.settle_by_paths(logp, hidden, {other}, _facing({}), _shares_favouring(tile))
+    assert held == [None]
+
+
+def test_paths_do_not_settle_a_tile_with_three_edges_unknown():
+    tile, other, e1, e2 = _two_apart()
+    e3 = next(e for e in range(6) if e not in (e1, e2))
+    logp = _logp(tile, 0, {e1: "yellow", e2: "yellow", e3: "yellow"}, p=0.99)
+    got = cover.settle_by_paths(logp, cover.hidden_edges(logp), set(), _facing({}),
+                                _shares_favouring(tile))
+    assert got == [None]
+
+
+def test_covered_tiles_whose_edges_leave_two_are_read_by_their_paths(bench_scene):
+    # hard-10: a hand over three tiles of a ten-tile board, hiding a third of each.  Tile
+    # 26 shows four edges, which leave it or 39; its blue link runs straight across the
+    # face where 39's would curve, and the photo shows the straight path
+    path, truth, expected = bench_scene("hard", 10)
+    read = read_photo(str(path))
+    assert 26 in {p.tile for p in read.tiles.values()}
+    assert best_alignment(expected, read)[2] == len(read)       # none given wrong
+
+
+def test_a_covered_edge_is_read_from_the_tile_beside_it(bench_scene):
+    # real-texture-58: a hand hides two edges of tile 14; one of them meets a blue link of
+    # a tile read beside it, which leaves tile 14 alone of the free numbers
+    path, truth, expected = bench_scene("real-texture", 58)
+    read = read_photo(str(path))
+    assert 14 in {p.tile for p in read.tiles.values()}
+    assert best_alignment(expected, read)[2] == len(read)
