@@ -29,6 +29,12 @@ with one hidden, the five that show always name the tile (each of its three colo
 on two edges).  (With two, hard and real-texture 0-119 gave 2 more tiles and one tile
 where there was none.)"""
 
+LEAST_EDGES_SHOWN = 4
+"""... and at least this many of its edges show: a hidden edge a neighbour faces is
+inferred from the game's rules, but most of the tile must be seen.  (Without it, hard-118
+met a cell with every edge hidden; hard-92 gave two tiles wrong, read mostly from their
+neighbours.)"""
+
 SURE_OF_COVERED = 0.95
 """... and the one tile its shown edges leave (among the numbers free) has at least this
 posterior."""
@@ -175,7 +181,8 @@ def read_shown(logp: np.ndarray, hidden: np.ndarray, taken: set[int],
     post, unknown = shown_posteriors(logp, hidden, taken, facing)
     best = post.argmax(1)
     conf = post[np.arange(n), best]
-    ok = (unknown <= MOST_HIDDEN) & (conf >= SURE_OF_COVERED)
+    ok = ((unknown <= MOST_HIDDEN) & ((~hidden).sum(1) >= LEAST_EDGES_SHOWN)
+          & (conf >= SURE_OF_COVERED))
     out: list[Reading | None] = [None] * n
     given = set(taken)
     for i in np.argsort(-conf):
@@ -195,7 +202,9 @@ def read_shown(logp: np.ndarray, hidden: np.ndarray, taken: set[int],
 RIVAL = 0.02
 """A candidate whose shown-edge posterior is below this is no rival (:func:`settle_by_paths`)."""
 
-MOST_RIVALS = 4
+MOST_RIVALS = 3
+"""Most tiles the shown edges may leave for the paths to choose among (hard-92: four left,
+the paths favoured a wrong one)."""
 
 PATH_MARGIN = 0.15
 """The share of its link paths (``faces.link_shares``, mean of three) by which the tile a
@@ -227,7 +236,8 @@ def settle_by_paths(logp: np.ndarray, hidden: np.ndarray, taken: set[int], facin
         order = np.argsort(-post[i])[:MOST_RIVALS]
         rivals = [int(c) for c in order if post[i, c] >= RIVAL]
         held = float(post[i, rivals].sum())
-        if len(rivals) < 2 or held < SURE_OF_COVERED or unknown[i] > MOST_HIDDEN + 1:
+        if (len(rivals) < 2 or held < SURE_OF_COVERED or unknown[i] > MOST_HIDDEN + 1
+                or (~hidden[i]).sum() < LEAST_EDGES_SHOWN):
             continue
         placed = [(int(NUMBERS[c // 6]), c % 6) for c in rivals]
         sh = np.asarray(shares(i, placed))
