@@ -1963,10 +1963,14 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     rows = np.array([row[it[0]] for it in near])
     # (a finger or a coloured object can read as a confident link colour: its colour
     # running on over the link's flanks gives it away)
-    hidden = cover.hidden_edges(logp[rows]) | covered(rows)
+    flanked = covered(rows)
+    hidden = cover.hidden_edges(logp[rows]) | flanked
     board = _board_of(keep)
     facing = np.array([[-1 if f is None else colours.CLASSES.index(f)
                         for f in facing_colours(board, it[0])] for it in near])
+    # (a neighbour's colour is taken only across an edge a cover lies over: an edge that
+    # is merely faint may belong to no tile, as on a patch of cloth beside the board)
+    facing = np.where(flanked, facing, -1)
     shown = cover.read_shown(logp[rows], hidden, {rd.tile for _c, rd, _px in keep}, facing)
     read = {it[0]: (it[0], rd, it[2]) for it, rd in zip(near, shown) if rd is not None}
     left = [j for j, rd in enumerate(shown) if rd is None]
