@@ -228,22 +228,27 @@ def test_rivals_the_edges_leave_are_told_apart_by_their_paths():
     logp = _logp(tile, 0, {e1: "yellow", e2: "yellow"}, p=0.99)
     hidden = cover.hidden_edges(logp)
     for truth in (tile, other):
-        rd = cover.settle_by_paths(logp, hidden, set(), _facing({}), _shares_favouring(truth))[0]
+        rd = cover.settle_by_paths(logp, hidden, set(), _facing({}), hidden, _shares_favouring(truth))[0]
         assert rd is not None and (rd.tile, rd.rotation) == (truth, 0)
         assert rd.confidence >= cover.SURE_OF_COVERED
     # paths that show both alike, or a rival's number held elsewhere, settle nothing here
-    alike = cover.settle_by_paths(logp, hidden, set(), _facing({}), _shares_favouring(tile, 0.95))
+    alike = cover.settle_by_paths(logp, hidden, set(), _facing({}), hidden,
+                                   _shares_favouring(tile, 0.95))
     assert alike == [None]
-    held = cover.settle_by_paths(logp, hidden, {other}, _facing({}), _shares_favouring(tile))
+    held = cover.settle_by_paths(logp, hidden, {other}, _facing({}), hidden, _shares_favouring(tile))
     assert held == [None]
+    # two edges merely faint, with no cover over them, may be no tile's at all
+    faint = cover.settle_by_paths(logp, hidden, set(), _facing({}), np.zeros_like(hidden),
+                                  _shares_favouring(tile))
+    assert faint == [None]
 
 
 def test_paths_do_not_settle_a_tile_with_three_edges_unknown():
     tile, other, e1, e2 = _two_apart()
     e3 = next(e for e in range(6) if e not in (e1, e2))
     logp = _logp(tile, 0, {e1: "yellow", e2: "yellow", e3: "yellow"}, p=0.99)
-    got = cover.settle_by_paths(logp, cover.hidden_edges(logp), set(), _facing({}),
-                                _shares_favouring(tile))
+    hidden = cover.hidden_edges(logp)
+    got = cover.settle_by_paths(logp, hidden, set(), _facing({}), hidden, _shares_favouring(tile))
     assert got == [None]
 
 

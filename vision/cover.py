@@ -212,6 +212,7 @@ covered cell's paths favour must beat each rival the edges leave."""
 
 
 def settle_by_paths(logp: np.ndarray, hidden: np.ndarray, taken: set[int], facing: np.ndarray,
+                    under_cover: np.ndarray,
                     shares: Callable[[int, list[tuple[int, int]]], np.ndarray]
                     ) -> list[Reading | None]:
     """Cells whose shown edges leave two to :data:`MOST_RIVALS` tiles, told apart by
@@ -223,7 +224,9 @@ def settle_by_paths(logp: np.ndarray, hidden: np.ndarray, taken: set[int], facin
     the three paths of each (tile number, rotation) placed on cell ``i`` that shows its
     link's colour (len(placements), 3).  A cell is read when its rivals hold
     :data:`SURE_OF_COVERED` of the posterior together, no more than ``MOST_HIDDEN + 1``
-    edges are hidden with no neighbour facing them, and one rival's paths show at least
+    edges are hidden with no neighbour facing them (the one more only when a cover lies
+    over it, ``under_cover`` (N, 6) bool: an edge merely faint may be a patch of cloth,
+    real-texture-145), and one rival's paths show at least
     :data:`PATH_MARGIN` more than each other's, every one of its paths showing
     (``faces.LEAST_SHOWN``) and its shown edges showing their links; its confidence is
     the rivals' joint posterior.  Other arguments as :func:`read_shown`.
@@ -232,12 +235,13 @@ def settle_by_paths(logp: np.ndarray, hidden: np.ndarray, taken: set[int], facin
     if len(logp) == 0:
         return out
     post, unknown = shown_posteriors(logp, hidden, taken, facing)
+    faint = (hidden & (facing < 0) & ~under_cover).sum(1)
     for i in range(len(logp)):
         order = np.argsort(-post[i])[:MOST_RIVALS]
         rivals = [int(c) for c in order if post[i, c] >= RIVAL]
         held = float(post[i, rivals].sum())
         if (len(rivals) < 2 or held < SURE_OF_COVERED or unknown[i] > MOST_HIDDEN + 1
-                or (~hidden[i]).sum() < LEAST_EDGES_SHOWN):
+                or faint[i] > MOST_HIDDEN or (~hidden[i]).sum() < LEAST_EDGES_SHOWN):
             continue
         placed = [(int(NUMBERS[c // 6]), c % 6) for c in rivals]
         sh = np.asarray(shares(i, placed))

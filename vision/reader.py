@@ -1976,7 +1976,7 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     left = [j for j, rd in enumerate(shown) if rd is None]
     if left and size >= faces.PATH_LEAST_SIZE:
         taken = {rd.tile for _c, rd, _px in keep} | {it[1].tile for it in read.values()}
-        picks = cover.settle_by_paths(logp[rows[left]], hidden[left], taken, facing[left],
+        picks = cover.settle_by_paths(logp[rows[left]], hidden[left], taken, facing[left], flanked[left],
                                       lambda i, pl: shares(np.full(len(pl), rows[left[i]]), pl))
         for j, rd in zip(left, picks):
             if rd is not None and rd.tile not in taken:
