@@ -195,7 +195,7 @@ def read_shown(logp: np.ndarray, hidden: np.ndarray, taken: set[int],
         if tile in given or p.min() < SHOWN:
             continue
         given.add(tile)
-        out[i] = Reading(tile, k, float(conf[i]), float(p.mean()))
+        out[i] = Reading(tile, k, float(conf[i]), float(p.mean()), covered=True)
     return out
 
 
@@ -252,5 +252,5 @@ def settle_by_paths(logp: np.ndarray, hidden: np.ndarray, taken: set[int], facin
         if (np.delete(score, b) > score[b] - PATH_MARGIN).any() or sh[b].min() < faces.LEAST_SHOWN \
                 or p.min() < SHOWN:
             continue
-        out[i] = Reading(placed[b][0], placed[b][1], held, float(p.mean()))
+        out[i] = Reading(placed[b][0], placed[b][1], held, float(p.mean()), covered=True)
     return out

@@ -37,7 +37,8 @@ class Reading:
     edge colours (low when the tile is covered); ``pushed``: the assignment gave the cell
     another number than the one its colours fit best (that one is held elsewhere), so a
     read with many such cells is doubtful (``second_look.wanted``) and such a cell is never
-    given as a loose tile.
+    given as a loose tile; ``covered``: read from the edges a cover leaves showing
+    (``cover.read_shown``, ``cover.settle_by_paths``), so doubtful as a pushed cell is.
     """
 
     tile: int
@@ -45,6 +46,7 @@ class Reading:
     confidence: float
     fit: float
     pushed: bool = False
+    covered: bool = False
 
 
 CLEAN_FIT = 0.9
