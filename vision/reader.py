@@ -1943,6 +1943,11 @@ def _held_by_neighbours(keep: list, bad: list, body: dict,
     return keep, still
 
 
+FACING_HOLDERS = 3
+"""Tiles read beside a partly covered cell for its hidden edges to take their colours
+(:func:`_read_through_cover`)."""
+
+
 def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray,
                         covered: Callable[[np.ndarray], np.ndarray],
                         shares: Callable[[np.ndarray, list], np.ndarray], size: float
@@ -1969,8 +1974,12 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     facing = np.array([[-1 if f is None else colours.CLASSES.index(f)
                         for f in facing_colours(board, it[0])] for it in near])
     # (a neighbour's colour is taken only across an edge a cover lies over: an edge that
-    # is merely faint may belong to no tile, as on a patch of cloth beside the board)
-    facing = np.where(flanked, facing, -1)
+    # is merely faint may belong to no tile, as on a patch of cloth beside the board;
+    # and only into a cell that FACING_HOLDERS tiles read hold, so that a tile read wrong
+    # weighs less: hard-108, a floral cloth's look that read two of its three tiles
+    # wrong, clearly, gave a cell beside two of them a third)
+    held = np.array([sum(n in kept for n in neighbours(it[0])) for it in near])
+    facing = np.where(flanked & (held >= FACING_HOLDERS)[:, None], facing, -1)
     shown = cover.read_shown(logp[rows], hidden, {rd.tile for _c, rd, _px in keep}, facing)
     read = {it[0]: (it[0], rd, it[2]) for it, rd in zip(near, shown) if rd is not None}
     left = [j for j, rd in enumerate(shown) if rd is None]

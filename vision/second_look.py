@@ -320,13 +320,13 @@ def wanted(scene: Any) -> bool:
     n = len(scene.readings)
     if 1 <= n < 3 and reads_cleanly(scene):
         return False
-    doubtful = len(scene.unreadable) + sum(rd.pushed or rd.covered for _c, rd, _px in scene.readings)
+    doubtful = len(scene.unreadable) + sum(rd.pushed for _c, rd, _px in scene.readings)
     # (many more dark tile bodies under the lattice than tiles read, on the board or loose
     # beside it: the links were lost)
     explained = n + len(scene.unreadable) + len(scene.loose)
     covered = getattr(scene, "covered", n)
     return (n < 3 or doubtful > 0.15 * n or covered > UNEXPLAINED * explained + 3
-            or (doubtful and covered < n))
+            or (covered < n and any(rd.covered for _c, rd, _px in scene.readings)))
 
 
 def reads_cleanly(scene: Any) -> bool:
