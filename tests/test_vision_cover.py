@@ -3,12 +3,13 @@ reported unreadable otherwise."""
 import numpy as np
 
 from referee.compare import best_alignment
+from referee.hexgrid import neighbour, neighbours, opposite
 from referee.tiles import rotated_edges
 from vision import cover, read_photo
 from vision.colours import CLASSES
 from vision.identify import Reading
 from vision.lattice import CORNERS, MIDPOINTS, SQ3
-from vision.reader import _doubt_unseen_link
+from vision.reader import _doubt_unseen_link, _read_through_cover
 from vision.sampling import FLANK_OFFSETS
 
 
@@ -268,4 +269,49 @@ def test_a_covered_edge_is_read_from_the_tile_beside_it(bench_scene):
     path, truth, expected = bench_scene("real-texture", 58)
     read = read_photo(str(path))
     assert 14 in {p.tile for p in read.tiles.values()}
+    assert best_alignment(expected, read)[2] == len(read)
+
+
+def _held_across(cell: tuple[int, int], edge: int, colour: str, taken: set) -> tuple:
+    """A tile read across ``edge`` of ``cell`` that shows ``colour`` towards it, as a
+    reader's (cell, reading, pixel) item; its number is none of ``taken``."""
+    for t in range(1, 57):
+        for k in range(6):
+            if t not in taken and rotated_edges(t, k)[opposite(edge)] == colour:
+                return neighbour(cell, edge), Reading(t, k, 1.0, 1.0), None
+    raise AssertionError("no such tile")
+
+
+def test_a_neighbours_colour_fills_a_hidden_edge_only_beside_a_board():
+    # a tile read alone beside a cell (loose, or a cloth's print read as a tile) does not
+    # make up the cell's tile; once another tile read touches it, they are a board
+    tile, other, e1, e2 = _two_apart()
+    logp = _logp(tile, 0, {e1: "yellow", e2: "yellow"})
+    cell = (0, 0)
+    holder = _held_across(cell, e1, rotated_edges(tile, 0)[e1], {tile, other})
+    across = next(e for e in range(6) if neighbour(holder[0], e) not in neighbours(cell) + [cell])
+    second = (neighbour(holder[0], across), Reading(holder[1].tile % 56 + 1, 0, 1.0, 1.0), None)
+    bad = [(cell, Reading(tile, 0, 0.3, 0.5), None)]
+
+    def read(keep):
+        # (the hidden edges' flanks show the cover; no link paths: cells too small)
+        return _read_through_cover(keep, bad, np.array([cell]), logp,
+                                   lambda rows: cover.hidden_edges(logp[rows]),
+                                   lambda rows, placed: np.ones((len(placed), 3)), 0.0)
+
+    keep, left = read([holder])
+    assert left == bad
+    keep, left = read([holder, second])
+    assert not left and (keep[-1][1].tile, keep[-1][1].rotation) == (tile, 0)
+    assert keep[-1][1].covered
+
+
+def test_a_first_look_that_misses_dim_tiles_beside_a_covered_one_looks_again(bench_scene):
+    # real-texture-145: ten real tiles under dim purple light, a hand over tile 47.  The
+    # first look's tile mask finds few bodies and its lattice three tiles short; once 47
+    # is read through the hand, nothing there is unreadable, and only the covered tile
+    # read on a mask short of the tiles read sends the reader to look again
+    path, truth, expected = bench_scene("real-texture", 145)
+    read = read_photo(str(path))
+    assert {p.tile for p in read.tiles.values()} == {t["tile"] for t in truth["tiles"]}
     assert best_alignment(expected, read)[2] == len(read)

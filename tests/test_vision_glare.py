@@ -59,6 +59,20 @@ def test_many_bodies_under_the_lattice_and_few_tiles_read_is_a_poor_read():
     assert second_look.wanted(scene)
 
 
+def test_a_tile_read_through_a_cover_on_a_mask_short_of_the_tiles_is_a_poor_read():
+    # a tile mask under fewer cells than the tiles read missed bodies, maybe whole tiles;
+    # a covered tile read there may have taken the place of an unreadable cell that would
+    # have sent the reader to look again (real-texture-145)
+    scene = Scene(photo=None, work=np.zeros((1, 1, 3), np.uint8), work_scale=1.0)
+    scene.readings = [((i, 0), Reading(i + 1, 0, 1.0, 1.0), None) for i in range(7)]
+    scene.covered = 4
+    assert not second_look.wanted(scene)
+    scene.readings[0] = ((0, 0), Reading(1, 0, 0.97, 0.9, covered=True), None)
+    assert second_look.wanted(scene)
+    scene.covered = 7
+    assert not second_look.wanted(scene)
+
+
 def test_many_tiles_read_only_as_their_next_best_is_a_poor_read():
     # cells whose best number another cell holds, read as their next best: the read is
     # doubtful (a first look that found only part of the board reads this way)

@@ -1943,11 +1943,6 @@ def _held_by_neighbours(keep: list, bad: list, body: dict,
     return keep, still
 
 
-FACING_HOLDERS = 3
-"""Tiles read beside a partly covered cell for its hidden edges to take their colours
-(:func:`_read_through_cover`)."""
-
-
 def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray,
                         covered: Callable[[np.ndarray], np.ndarray],
                         shares: Callable[[np.ndarray, list], np.ndarray], size: float
@@ -1974,15 +1969,18 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     facing = np.array([[-1 if f is None else colours.CLASSES.index(f)
                         for f in facing_colours(board, it[0])] for it in near])
     # (a neighbour's colour is taken only across an edge a cover lies over: an edge that
-    # is merely faint may belong to no tile, as on a patch of cloth beside the board;
-    # and only into a cell that FACING_HOLDERS tiles read hold, so that a tile read wrong
-    # weighs less: hard-108, a floral cloth's look that read two of its three tiles
-    # wrong, clearly, gave a cell beside two of them a third)
-    held = np.array([sum(n in kept for n in neighbours(it[0])) for it in near])
-    facing = np.where(flanked & (held >= FACING_HOLDERS)[:, None], facing, -1)
+    # is merely faint may belong to no tile, as on a patch of cloth beside the board)
+    # (the neighbours' colours and the link paths read a cell only beside a tile that
+    # touches another tile read: tiles read apart, each alone, are loose or a cloth's
+    # print until something else joins them; hard-108, a floral cloth's look read three
+    # tiles apart, two of them wrong, and a fourth read between two of them made them a
+    # board)
+    joined = {c for c in kept if any(n in kept for n in neighbours(c))}
+    anchored = np.array([any(n in joined for n in neighbours(it[0])) for it in near])
+    facing = np.where(flanked & anchored[:, None], facing, -1)
     shown = cover.read_shown(logp[rows], hidden, {rd.tile for _c, rd, _px in keep}, facing)
     read = {it[0]: (it[0], rd, it[2]) for it, rd in zip(near, shown) if rd is not None}
-    left = [j for j, rd in enumerate(shown) if rd is None]
+    left = [j for j, rd in enumerate(shown) if rd is None and anchored[j]]
     if left and size >= faces.PATH_LEAST_SIZE:
         taken = {rd.tile for _c, rd, _px in keep} | {it[1].tile for it in read.values()}
         picks = cover.settle_by_paths(logp[rows[left]], hidden[left], taken, facing[left], flanked[left],

@@ -316,7 +316,13 @@ def wanted(scene: Any) -> bool:
     """Is the first read poor enough to look again (few tiles, or many cells unread or
     read only as the next best tile, their best held by another cell: ``Reading.pushed``;
     rt-116's first look read 37 tiles of 54, four of them such cells, beside 3 unread; the
-    second read 54)?"""
+    second read 54)?  Also a read that gives a tile through a cover
+    (``Reading.covered``) while the tile mask lies under fewer cells than it read tiles:
+    the mask missed bodies, maybe whole tiles, and the covered cell read may stand where
+    an unreadable one would have asked for another look (real-texture-145, ten tiles in
+    dim light: the first look read 7, the mask under 4 cells; hard and real-texture 0-199,
+    with any cover read counted as doubtful instead, hard-80 and real-texture-126 each got
+    a tile wrong in the looks it sent them to)."""
     n = len(scene.readings)
     if 1 <= n < 3 and reads_cleanly(scene):
         return False
