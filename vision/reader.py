@@ -1954,7 +1954,14 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     flanks show a cover (:func:`_flank_covered`), hidden too.  hard and real-texture
     0-199 with those: 3 tiles more read right and 3 fewer read wrong; three tiles read
     before through a finger taken for a link are now unreadable (hard-119, -147,
-    real-texture-52).  Returns (keep, bad)."""
+    real-texture-52).  A hidden edge under a cover that a tile read beside the cell faces
+    takes that tile's colour (``facing``), and rivals the shown edges leave are told apart
+    by their link paths (:func:`cover.settle_by_paths`, ``shares(rows, placed)``: the share
+    of each placed tile's three paths the photo shows, on cells of ``size`` at least
+    ``faces.PATH_LEAST_SIZE``); both only beside a tile that touches another tile read.
+    hard and real-texture 0-199 with those: 4 tiles more read right, none wrong or
+    invented, and hard-196's loose tile 6 lost (the balanced look, which lent it, reads a
+    tile through a cover below ``second_look.CONFIDENT`` and is dropped).  Returns (keep, bad)."""
     kept = {cell for cell, _rd, _px in keep}
     near = [it for it in bad if any(n in kept for n in neighbours(it[0]))]
     if not near:
