@@ -1960,8 +1960,9 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     of each placed tile's three paths the photo shows, on cells of ``size`` at least
     ``faces.PATH_LEAST_SIZE``); both only beside a tile that touches another tile read.
     hard and real-texture 0-199 with those: 4 tiles more read right, none wrong or
-    invented, and hard-196's loose tile 6 lost (the balanced look, which lent it, reads a
-    tile through a cover below ``second_look.CONFIDENT`` and is dropped).  Returns (keep, bad)."""
+    invented, and hard-196's loose tile 6 lost (the balanced look, which lent it, reads
+    tile 43 through a cover there, and then its tile 45 at confidence 0.76, below
+    ``second_look.CONFIDENT``, so the look is dropped).  Returns (keep, bad)."""
     kept = {cell for cell, _rd, _px in keep}
     near = [it for it in bad if any(n in kept for n in neighbours(it[0]))]
     if not near:
