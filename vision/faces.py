@@ -57,14 +57,15 @@ link crosses one (the crossing hides one or two points)."""
 
 
 def link_shares(bgr: np.ndarray, H: np.ndarray, centres: np.ndarray,
-                placements: list[tuple[int, int]], model: colours.ColourModel) -> np.ndarray:
+                placements: list[tuple[int, int]], model: colours.ColourModel,
+                least_sure: float = 0.0) -> np.ndarray:
     """Share of each of the three link paths of each placed tile that shows its link's
     colour (N, 3) in 0..1.
 
     ``bgr``: the photo (H, W, 3) uint8; ``H``: plane → photo homography (3, 3), or one per
     tile (N, 3, 3); ``centres``: plane centres of the cells (N, 2); ``placements``: each
     cell's (tile number, rotation) as read.  A path point counts when its most likely class
-    under ``model`` is its link's colour."""
+    under ``model`` is its link's colour, with at least probability ``least_sure``."""
     n = len(placements)
     if n == 0:
         return np.zeros((0, 3))
@@ -73,8 +74,10 @@ def link_shares(bgr: np.ndarray, H: np.ndarray, centres: np.ndarray,
     want = np.stack([c for _p, c in paths])
     H = np.asarray(H, np.float64)
     lab = lab_samples(bgr, _apply(H, pts))
-    got = np.argmax(colours.log_probs(lab, model), axis=-1)
-    return (got == want).reshape(n, 3, len(PATH_STEPS)).mean(axis=2)
+    lp = colours.log_probs(lab, model)
+    got = np.argmax(lp, axis=-1)
+    sure = lp.max(axis=-1) >= np.log(least_sure) if least_sure > 0 else True
+    return ((got == want) & sure).reshape(n, 3, len(PATH_STEPS)).mean(axis=2)
 
 
 def face_up(bgr: np.ndarray, H: np.ndarray, centres: np.ndarray,

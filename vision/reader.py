@@ -1509,7 +1509,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             keep, bad, occ, logp[:len(occ)],
             lambda rows: _flank_covered(full, lat_full, occ[rows], shifts[rows],
                                         occ[strong], shifts[strong]),
-            lambda rows, pl: faces.link_shares(full, lat_full.H, occ[rows] @ BASIS.T + shifts[rows], pl, model),
+            lambda rows, pl: faces.link_shares(full, lat_full.H, occ[rows] @ BASIS.T + shifts[rows], pl, model,
+                                               least_sure=cover.SHOWN),
             lattice.median_cell_size(lat_full, occ))
         keep, bad = _doubt_unseen_link(keep, bad, occ, logp[:len(occ)])
         # a glare patch over several tiles is read from its edge inwards: a cell read
