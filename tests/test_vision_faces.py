@@ -87,3 +87,29 @@ def test_no_loose_tile_is_read_on_a_face_down_tile(bench_scene, tier, index):
     # the true loose tiles read before are still read
     true_loose = {t["tile"] for t in truth["loose"]}
     assert {it["tile"] for it in read.loose} <= true_loose
+
+
+def test_a_path_under_a_skin_coloured_cover_shows_nothing_when_only_sure_points_count():
+    # a hand's skin reads as a faint yellow: a tile's rival whose yellow link runs under the
+    # hand seemed to show it (the rendered hand scene of test_covered_tile_is_not_guessed)
+    from vision import cover
+    H = _plane_to_texture()
+    number = 2
+    face, _alpha = draw_face(number, RADIUS)
+    photo = _photo(face)
+    model = _model(photo)
+    pts, cls = faces.link_paths(number, 0)
+    yellow = cls == colours.CLASSES.index("yellow")
+    xy = pts[yellow] @ H[:2, :2].T + H[:2, 2]
+    skin = photo.copy()
+    for x, y in xy:
+        # (a skin tone: lighter and less saturated than the yellow link)
+        skin[int(y) - 5:int(y) + 6, int(x) - 5:int(x) + 6] = (120, 150, 180)
+    path = int(np.flatnonzero(yellow)[0]) // len(faces.PATH_STEPS)
+    loose = faces.link_shares(skin, H, np.zeros((1, 2)), [(number, 0)], model)[0]
+    sure = faces.link_shares(skin, H, np.zeros((1, 2)), [(number, 0)], model,
+                             least_sure=cover.SHOWN)[0]
+    assert loose[path] > 0.5
+    assert sure[path] == 0
+    # the links nothing covers still show
+    assert np.delete(sure, path).min() >= 4 / 6

@@ -1958,7 +1958,7 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     real-texture-52).  A hidden edge under a cover that a tile read beside the cell faces
     takes that tile's colour (``facing``), and rivals the shown edges leave are told apart
     by their link paths (:func:`cover.settle_by_paths`, ``shares(rows, placed)``: the share
-    of each placed tile's three paths the photo shows, on cells of ``size`` at least
+    of each placed tile's three paths the photo shows surely, on cells of ``size`` at least
     ``faces.PATH_LEAST_SIZE``); both only beside a tile that touches another tile read.
     hard and real-texture 0-199 with those: 4 tiles more read right, none wrong or
     invented, and hard-196's loose tile 6 lost (the balanced look, which lent it, reads
