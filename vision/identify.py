@@ -38,7 +38,9 @@ class Reading:
     another number than the one its colours fit best (that one is held elsewhere), so a
     read with many such cells is doubtful (``second_look.wanted``) and such a cell is never
     given as a loose tile; ``covered``: read from the edges a cover leaves showing
-    (``cover.read_shown``, ``cover.settle_by_paths``), so doubtful as a pushed cell is.
+    (``cover.read_shown``, ``cover.settle_by_paths``); a read giving such a tile while its
+    tile mask lies under fewer cells than it read tiles is read again
+    (``second_look.wanted``).
     """
 
     tile: int
