@@ -160,6 +160,12 @@ def shown_posteriors(logp: np.ndarray, hidden: np.ndarray, taken: set[int],
     return post, (hidden & ~inferred).sum(1)
 
 
+def _shown_edge_probs(logp: np.ndarray, hidden: np.ndarray, t: int, k: int) -> np.ndarray:
+    """Probability of each shown edge's colour under candidate (tile index ``t``, rotation
+    ``k``) for one cell: ``logp`` (6, 5), ``hidden`` (6,) bool."""
+    return np.exp(logp[np.arange(6), identify.CANDIDATES[t, k]])[~hidden]
+
+
 def read_shown(logp: np.ndarray, hidden: np.ndarray, taken: set[int],
                facing: np.ndarray | None = None) -> list[Reading | None]:
     """Read cells from their shown edges only.
@@ -190,8 +196,7 @@ def read_shown(logp: np.ndarray, hidden: np.ndarray, taken: set[int],
             continue
         t, k = divmod(int(best[i]), 6)
         tile = int(NUMBERS[t])
-        edges = identify.CANDIDATES[t, k]
-        p = np.exp(logp[i, np.arange(6), edges])[~hidden[i]]
+        p = _shown_edge_probs(logp[i], hidden[i], t, k)
         if tile in given or p.min() < SHOWN:
             continue
         given.add(tile)
@@ -250,8 +255,7 @@ def settle_by_paths(logp: np.ndarray, hidden: np.ndarray, taken: set[int], facin
         sh = np.asarray(shares(i, placed))
         score = sh.mean(1)
         b = int(score.argmax())
-        t, k = divmod(rivals[b], 6)
-        p = np.exp(logp[i, np.arange(6), identify.CANDIDATES[t, k]])[~hidden[i]]
+        p = _shown_edge_probs(logp[i], hidden[i], *divmod(rivals[b], 6))
         if (np.delete(score, b) > score[b] - PATH_MARGIN).any() or sh[b].min() < faces.LEAST_SHOWN \
                 or p.min() < SHOWN:
             continue

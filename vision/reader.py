@@ -1511,7 +1511,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                                         occ[strong], shifts[strong]),
             lambda rows, pl: faces.link_shares(full, lat_full.H, occ[rows] @ BASIS.T + shifts[rows], pl, model,
                                                least_sure=cover.SHOWN),
-            lattice.median_cell_size(lat_full, occ))
+            lambda: lattice.median_cell_size(lat_full, occ))
         keep, bad = _doubt_unseen_link(keep, bad, occ, logp[:len(occ)])
         # a glare patch over several tiles is read from its edge inwards: a cell read
         # clearly only once cleared of the veil holds its neighbours as a clear cell does
@@ -1946,8 +1946,8 @@ def _held_by_neighbours(keep: list, bad: list, body: dict,
 
 def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray,
                         covered: Callable[[np.ndarray], np.ndarray],
-                        shares: Callable[[np.ndarray, list], np.ndarray], size: float
-                        ) -> tuple[list, list]:
+                        shares: Callable[[np.ndarray, list], np.ndarray],
+                        size: Callable[[], float]) -> tuple[list, list]:
     """Cells of ``bad`` beside a tile read that a hand or an object covers in part, read
     from the edges that still show (:func:`cover.read_shown`) when those leave one tile.
     ``logp`` (N, 6, 5) are the edge log-probabilities of the cells of ``occ``;
@@ -1958,8 +1958,9 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     real-texture-52).  A hidden edge under a cover that a tile read beside the cell faces
     takes that tile's colour (``facing``), and rivals the shown edges leave are told apart
     by their link paths (:func:`cover.settle_by_paths`, ``shares(rows, placed)``: the share
-    of each placed tile's three paths the photo shows surely, on cells of ``size`` at least
-    ``faces.PATH_LEAST_SIZE``); both only beside a tile that touches another tile read.
+    of each placed tile's three paths the photo shows surely, on cells of ``size()`` at
+    least ``faces.PATH_LEAST_SIZE``; ``covered``, ``shares`` and ``size`` are called only
+    when a cell needs them, as this runs on every look of every frame); both only beside a tile that touches another tile read.
     hard and real-texture 0-199 with those: 4 tiles more read right, none wrong or
     invented, and hard-196's loose tile 6 lost (the balanced look, which lent it, reads
     tile 43 through a cover there, and then its tile 45 at confidence 0.76, below
@@ -1974,9 +1975,6 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     # running on over the link's flanks gives it away)
     flanked = covered(rows)
     hidden = cover.hidden_edges(logp[rows]) | flanked
-    board = _board_of(keep)
-    facing = np.array([[-1 if f is None else colours.CLASSES.index(f)
-                        for f in facing_colours(board, it[0])] for it in near])
     # (a neighbour's colour is taken only across an edge a cover lies over: an edge that
     # is merely faint may belong to no tile, as on a patch of cloth beside the board)
     # (the neighbours' colours and the link paths read a cell only beside a tile that
@@ -1986,11 +1984,16 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     # board)
     joined = {c for c in kept if any(n in kept for n in neighbours(c))}
     anchored = np.array([any(n in joined for n in neighbours(it[0])) for it in near])
-    facing = np.where(flanked & anchored[:, None], facing, -1)
+    facing = np.full(hidden.shape, -1)
+    if (flanked & anchored[:, None]).any():
+        board = _board_of(keep)
+        facing = np.array([[-1 if f is None else colours.CLASSES.index(f)
+                            for f in facing_colours(board, it[0])] for it in near])
+        facing = np.where(flanked & anchored[:, None], facing, -1)
     shown = cover.read_shown(logp[rows], hidden, {rd.tile for _c, rd, _px in keep}, facing)
     read = {it[0]: (it[0], rd, it[2]) for it, rd in zip(near, shown) if rd is not None}
     left = [j for j, rd in enumerate(shown) if rd is None and anchored[j]]
-    if left and size >= faces.PATH_LEAST_SIZE:
+    if left and size() >= faces.PATH_LEAST_SIZE:
         taken = {rd.tile for _c, rd, _px in keep} | {it[1].tile for it in read.values()}
         picks = cover.settle_by_paths(logp[rows[left]], hidden[left], taken, facing[left], flanked[left],
                                       lambda i, pl: shares(np.full(len(pl), rows[left[i]]), pl))
