@@ -230,11 +230,11 @@ def settle_by_paths(logp: np.ndarray, hidden: np.ndarray, taken: set[int], facin
     link's colour surely (len(placements), 3): a point a colour explains only weakly may be
     a hand's skin, which reads as a faint yellow or red, and would lend a rival the link
     the hand hides (the rendered hand scene of ``test_covered_tile_is_not_guessed``: tile
-    24's green link under the hand, its rival 2's yellow one "shown" by the skin).  A cell is read when its rivals hold
-    :data:`SURE_OF_COVERED` of the posterior together, no more than ``MOST_HIDDEN + 1``
-    edges are hidden with no neighbour facing them (the one more only when a cover lies
-    over it, ``under_cover`` (N, 6) bool: an edge merely faint may be a patch of cloth,
-    real-texture-145), and one rival's paths show at least
+    24's green link under the hand, its rival 2's yellow one "shown" by the skin).  A
+    cell is read when its rivals hold :data:`SURE_OF_COVERED` of the posterior together,
+    no more than ``MOST_HIDDEN + 1`` edges are hidden with no neighbour facing them (the
+    one more only when a cover lies over it, ``under_cover`` (N, 6) bool: an edge merely
+    faint may be a patch of cloth, real-texture-145), and one rival's paths show at least
     :data:`PATH_MARGIN` more than each other's, every one of its paths showing
     (``faces.LEAST_SHOWN``) and its shown edges showing their links; its confidence is
     the rivals' joint posterior.  Other arguments as :func:`read_shown`.
