@@ -93,16 +93,17 @@ def unveil(edges: np.ndarray, corners: np.ndarray, body: np.ndarray) -> tuple[np
     Glare adds white light over a patch of tiles: a sample shows ``(1 - a) * colour + a *
     white``.  Every corner of a Tantrix tile is black body (``body``, BGR (3,)), so how much
     lighter a cell's corners are than the bodies elsewhere gives ``a`` and the veil's
-    colour, which are then taken off (unless that colour is far from white: see
-    :data:`MAX_TINT`).  Returns the cleared (edges, corners).
+    colour, which are then taken off (unless that colour is far from the lamp's, which
+    the bodies show: see :data:`MAX_TINT` and :func:`lamp_tint`).  Returns the cleared
+    (edges, corners).
     """
     c = median(corners, axis=1)                                   # (N, 3)
     a = np.clip(veil_share(c, body), 0.0, MAX_VEIL)
     veil = c - (1.0 - a)[:, None] * body                            # a * white, (N, 3)
-    # glare is the light's own colour, near white; corners tinted strongly (a hand, a
+    # glare is the lamp's own colour; corners tinted strongly against it (a hand, a
     # wooden table beside the board) are no veil and are left as they are
     light = veil_light(c, body, a)
-    tinted = tinted_light(light)
+    tinted = tinted_light(light / lamp_tint(body))
     a = np.where(tinted, 0.0, a)
     veil = np.where(tinted[:, None], 0.0, veil)
     k = 1.0 / (1.0 - a)
@@ -157,6 +158,23 @@ def tinted_light(light: np.ndarray) -> np.ndarray:
     :data:`MAX_TINT` of the brightest are a hand, a wooden table, a coloured object."""
     hi = np.max(light, axis=-1)
     return hi - np.min(light, axis=-1) > MAX_TINT * np.maximum(hi, 1.0)
+
+
+LAMP_TINT_FLOOR = 0.25
+"""The least a channel of the lamp's colour (:func:`lamp_tint`) is taken to be, as a
+share of its brightest: below, a black body's channel is too dark to measure it."""
+
+
+def lamp_tint(body: np.ndarray) -> np.ndarray:
+    """The lamp's colour as channel shares of its brightest (3,), measured on the black
+    bodies ``body`` (BGR (3,)): a black body reflects the lamp's colour, dimmed.
+
+    A glare spot mirrors that lamp, so a veil is judged tinted (a hand, a wooden table)
+    against it, not against white: under a warm lamp whose cast the camera left in, the
+    glare is as orange as the bodies (hard-196, 2763 K: the veil over three tiles read
+    tinted and was left on, and their blue links read green)."""
+    b = np.maximum(np.asarray(body, np.float64), 0.0)
+    return np.maximum(b / max(float(b.max()), 1.0), LAMP_TINT_FLOOR)
 
 
 def _corners_at(bgr: np.ndarray, H: np.ndarray, centres: np.ndarray) -> np.ndarray:
