@@ -43,6 +43,30 @@ def test_unveil_follows_the_glares_own_colour():
     assert np.abs(edges - truth).max() > 80.0
 
 
+def test_unveil_clears_the_glare_of_a_warm_lamp_the_camera_left_in():
+    # hard-196: a 2763 K lamp, the camera's white balance left its cast in.  The bodies
+    # show it (BGR about 13, 21, 30) and so does the glare (about 140, 250, 370 of white
+    # per unit veil): orange against white, the lamp's own colour against the bodies
+    lamp = np.array([0.43, 0.7, 1.0])
+    body = 30.0 * lamp
+    links = LINKS * lamp
+    edges = np.repeat(links[[0, 1, 2, 3, 0, 1]][:, None, :], 3, axis=1)[None]
+    corners = np.repeat(body[None], 6, axis=0)[None]
+    a, glare = 0.45, 255.0 * lamp
+    veiled = (1 - a) * edges + a * glare
+    clear_edges, _ = sampling.unveil(veiled, (1 - a) * corners + a * glare, body)
+
+    def hue_error(seen):   # (the veil's strength is judged against white: a gain is left)
+        return np.abs(seen / seen.sum(-1, keepdims=True) - edges / edges.sum(-1, keepdims=True)).max()
+    assert hue_error(clear_edges) < 0.03
+    assert hue_error(veiled) > 0.2
+    # ... while a red object over a warm-lit cell, far redder than that lamp, is no glare
+    red = np.array([30.0, 40.0, 230.0])
+    veiled = (1 - a) * edges + a * red
+    clear_edges, _ = sampling.unveil(veiled, (1 - a) * corners + a * red, body)
+    assert np.allclose(clear_edges, veiled)
+
+
 def test_unveil_stops_where_glare_has_clipped_everything():
     edges, corners, _truth = _veiled(0.97)
     clear_edges, _ = sampling.unveil(edges, corners, BODY)
