@@ -99,7 +99,7 @@ def unveil(edges: np.ndarray, corners: np.ndarray, body: np.ndarray) -> tuple[np
     """
     c = median(corners, axis=1)                                   # (N, 3)
     a = np.clip(veil_share(c, body), 0.0, MAX_VEIL)
-    veil = c - (1.0 - a)[:, None] * body                            # a * white, (N, 3)
+    veil = c - (1.0 - a)[:, None] * body                            # a * light, (N, 3)
     # glare is the lamp's own colour; corners tinted strongly against it (a hand, a
     # wooden table beside the board) are no veil and are left as they are
     light = veil_light(c, body, a)
@@ -171,7 +171,7 @@ def lamp_tint(body: np.ndarray) -> np.ndarray:
 
     A glare spot mirrors that lamp, so a veil is judged tinted (a hand, a wooden table)
     against it, not against white: under a warm lamp whose cast the camera left in, the
-    glare is as orange as the bodies (hard-196, 2763 K: the veil over three tiles read
+    glare is as orange as the bodies (hard-196, 2763 K: the veil over five tiles read
     tinted and was left on, and their blue links read green)."""
     b = np.maximum(np.asarray(body, np.float64), 0.0)
     return np.maximum(b / max(float(b.max()), 1.0), LAMP_TINT_FLOOR)
