@@ -56,8 +56,11 @@ def test_unveil_clears_the_glare_of_a_warm_lamp_the_camera_left_in():
     veiled = (1 - a) * edges + a * glare
     clear_edges, _ = sampling.unveil(veiled, (1 - a) * corners + a * glare, body)
 
+    def hue(v):
+        return v / v.sum(-1, keepdims=True)
+
     def hue_error(seen):   # (the veil's strength is judged against white: a gain is left)
-        return np.abs(seen / seen.sum(-1, keepdims=True) - edges / edges.sum(-1, keepdims=True)).max()
+        return np.abs(hue(seen) - hue(edges)).max()
     assert hue_error(clear_edges) < 0.03
     assert hue_error(veiled) > 0.2
     # ... while a red object over a warm-lit cell, far redder than that lamp, is no glare

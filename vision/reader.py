@@ -1509,8 +1509,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             keep, bad, occ, logp[:len(occ)],
             lambda rows: _flank_covered(full, lat_full, occ[rows], shifts[rows],
                                         occ[strong], shifts[strong]),
-            lambda rows, pl: faces.link_shares(full, lat_full.H, occ[rows] @ BASIS.T + shifts[rows], pl, model,
-                                               least_sure=cover.SHOWN),
+            lambda rows, pl: faces.link_shares(full, lat_full.H, occ[rows] @ BASIS.T + shifts[rows],
+                                               pl, model, least_sure=cover.SHOWN),
             lambda: lattice.median_cell_size(lat_full, occ))
         keep, bad = _doubt_unseen_link(keep, bad, occ, logp[:len(occ)])
         # a glare patch over several tiles is read from its edge inwards: a cell read
@@ -1960,7 +1960,8 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     by their link paths (:func:`cover.settle_by_paths`, ``shares(rows, placed)``: the share
     of each placed tile's three paths the photo shows surely, on cells of ``size()`` at
     least ``faces.PATH_LEAST_SIZE``; ``covered``, ``shares`` and ``size`` are called only
-    when a cell needs them, as this runs on every look of every frame); both only beside a tile that touches another tile read.
+    when a cell needs them, as this runs on every look of every frame); both only beside a
+    tile that touches another tile read.
     hard and real-texture 0-199 with those: 4 tiles more read right, none wrong or
     invented, and hard-196's loose tile 6 lost (the balanced look, which lent it, reads
     tile 43 through a cover there, and then its tile 45 at confidence 0.76, below

@@ -172,7 +172,9 @@ def lamp_tint(body: np.ndarray) -> np.ndarray:
     A glare spot mirrors that lamp, so a veil is judged tinted (a hand, a wooden table)
     against it, not against white: under a warm lamp whose cast the camera left in, the
     glare is as orange as the bodies (hard-196, 2763 K: the veil over five tiles read
-    tinted and was left on, and their blue links read green)."""
+    tinted and was left on, and their blue links read green).  The same von Kries idea as
+    ``balance``'s body gains, but always given: those are ``None`` for bodies too dark or
+    barely tinted (no look is worth making), while a veil needs a reference anyway."""
     b = np.maximum(np.asarray(body, np.float64), 0.0)
     return np.maximum(b / max(float(b.max()), 1.0), LAMP_TINT_FLOOR)
 
