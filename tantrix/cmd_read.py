@@ -1,4 +1,4 @@
-"""``tantrix read PHOTO [--overlay OUT.png]``: a table photo → board JSON on stdout."""
+"""``tantrix read PHOTO [--overlay OUT.png] [--looks]``: a table photo → board JSON on stdout."""
 from __future__ import annotations
 
 import argparse
@@ -15,15 +15,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("photo", help="photo of the table (JPEG, PNG, ...)")
     p.add_argument("--overlay", metavar="OUT.png",
                    help="also write the photo with the reading drawn on it")
+    p.add_argument("--looks", action="store_true",
+                   help="also print to stderr each look the reader took at the photo "
+                        "(which, on the whole photo or a crop, seconds, what it read) and which "
+                        "read was kept")
     add_profile_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision import overlay
+    from contextlib import nullcontext
+
+    from vision import looklog, overlay
     from vision.reader import read
 
-    scene, board = read(args.photo, load_profile(args.profile))
+    profile = load_profile(args.profile)
+    with looklog.recording() if args.looks else nullcontext() as looks:
+        scene, board = read(args.photo, profile)
+    if args.looks:
+        print(looklog.describe(looks, scene), file=sys.stderr)
     if args.overlay:
         from referee.analysis import analyze
         findings = analyze(board) if len(board) else None

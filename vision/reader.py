@@ -7,6 +7,7 @@ that ``r`` runs down the photo â†’ Board with reader extras; off-lattice tiles â
 """
 from __future__ import annotations
 
+import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
@@ -20,8 +21,8 @@ from referee.matching import facing_colours, fits, touching_edges
 from referee.tiles import rotated_edges
 
 from . import (acceptance, balance, bodies, colours, cover, faces, frames, framing, haze, identify,
-               lattice, loose, missing_colour, patches, region, sampling, search, second_look, shading,
-               table)
+               lattice, looklog, loose, missing_colour, patches, region, sampling, search, second_look,
+               shading, table)
 from .identify import NUMBERS, Reading
 from .image_io import Photo, load_photo
 from .lattice import BASIS, CORNERS, Lattice
@@ -641,7 +642,10 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
     scene = first or _analyse_once(photo, source, profile, second_look.LOOKS[0], pitch_px, prior)
     others = []
     rim = _tight_rim(scene) if close_up and prior is None and second_look.wanted(scene) else None
-    framed = None if rim is None else _analyse_framed(photo, profile, pitch_px, rim)
+    framed = None
+    if rim is not None:
+        with looklog.within("framed"):
+            framed = _analyse_framed(photo, profile, pitch_px, rim)
     if (framed is not None and not second_look.wanted(framed) and second_look.better(framed, scene)
             and all(rd.confidence >= second_look.CONFIDENT for _c, rd, _px in framed.readings)):
         # (the other looks cost a close-up of one tile 2 s, and read nothing more; a
@@ -677,7 +681,9 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
     if grey is not None:
         # (the lattice found is tried first: most often it holds under the new grey too)
         start = search.Prior(scene.lattice, scene.work.shape[:2])
+        began = time.perf_counter()
         other = _read_look(photo, source, profile, "gated", pitch_px, start, neutral=grey)
+        looklog.note("body-grey", time.perf_counter() - began, other)
         if other is not None and second_look.better(other, scene):
             scene, other = other, scene
         if other is not None:
@@ -856,7 +862,8 @@ def _analyse_region(photo: Photo, source: Any, box: tuple[int, int, int, int], p
     x0, y0, x1, y1 = (int(round(v * k)) for v in box)
     crop = load_photo(np.ascontiguousarray(full.image[y0:y1, x0:x1]))
     pitch = None if pitch_px is None else pitch_px * full.scale
-    sub = _analyse_with_region(crop, crop.image, profile, pitch, None, depth, whole=False)
+    with looklog.within("crop"):
+        sub = _analyse_with_region(crop, crop.image, profile, pitch, None, depth, whole=False)
     # (original px of the crop's corner; the crop's own px are the full photo's)
     return _in_photo(sub, photo, np.array([x0, y0], np.float64) / full.scale, full.scale)
 
@@ -869,7 +876,7 @@ def _in_photo(sub: Scene, photo: Photo, corner: np.ndarray, scale: float) -> Sce
     def moved(px: np.ndarray) -> np.ndarray:
         return np.asarray(px, np.float64) / scale + corner
 
-    return replace(
+    mapped = replace(
         # (a crop within the crop has its own corner: the work image starts there)
         sub, photo=photo, work_scale=sub.work_scale * scale,
         origin=corner + sub.origin / scale,
@@ -877,12 +884,27 @@ def _in_photo(sub: Scene, photo: Photo, corner: np.ndarray, scale: float) -> Sce
         unreadable=[(c, rd, moved(px)) for c, rd, px in sub.unreadable],
         loose=[{**it, "pixel": [round(float(v), 1) for v in moved(it["pixel"])]} for it in sub.loose],
         split_off=[(c, rd, moved(px)) for c, rd, px in sub.split_off])
+    looklog.moved(sub, mapped)
+    return mapped
 
 
 def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: float | None = None,
                   prior: search.Prior | None = None, beside: Scene | None = None,
                   current: Scene | None = None, gains: np.ndarray | None = None
                   ) -> Scene | None:
+    """:func:`_one_look`, noted in the look log when one is kept (``vision.looklog``)."""
+    if not looklog.active():
+        return _one_look(photo, source, profile, look, pitch_px, prior, beside, current, gains)
+    start = time.perf_counter()
+    scene = _one_look(photo, source, profile, look, pitch_px, prior, beside, current, gains)
+    looklog.note(look, time.perf_counter() - start, scene)
+    return scene
+
+
+def _one_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: float | None = None,
+              prior: search.Prior | None = None, beside: Scene | None = None,
+              current: Scene | None = None, gains: np.ndarray | None = None
+              ) -> Scene | None:
     """One read of the photo the way ``look`` says; ``None`` if that look does not apply.
 
     ``beside``: for the unveiled look, a good read beside whose tiles a veiled cell was
