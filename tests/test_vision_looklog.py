@@ -42,7 +42,7 @@ def test_looks_are_logged_with_where_they_looked_and_the_kept_read_marked():
     assert "nothing" in text[1]
     assert text[-1] == "4 looks, 0.938 s in all"
     # a kept read that is none of the looks' is said to be so
-    assert "kept: none of these" in looklog.describe(looks, _scene(0))
+    assert "kept: a read none of these looks gave" in looklog.describe(looks, _scene(0))
 
 
 def test_read_with_looks_prints_them_and_reads_the_same(capsys):

@@ -45,7 +45,9 @@ _WHERE: ContextVar[str] = ContextVar("looklog_where", default="whole")
 
 @contextmanager
 def recording() -> Iterator[list[Look]]:
-    """Log the looks of the reads made inside the ``with`` block into the list yielded."""
+    """Log the looks of the reads made inside the ``with`` block into the list yielded.
+    Each entry holds its read (``Look.scene``, with its working images) for as long as
+    the list is kept."""
     looks: list[Look] = []
     token = _LOG.set(looks)
     try:
@@ -109,7 +111,7 @@ def describe(looks: list[Look], kept: Any = None) -> str:
         lines.append(f"look {i:<2} {lk.look:<12} {lk.where:<10} {lk.seconds:6.3f} s  {what}{mark}")
     total = sum(lk.seconds for lk in looks)
     if kept is not None and looks and not any(lk.scene is kept for lk in looks):
-        lines.append("kept: none of these reads as it was (a lone tile's read merged)")
+        lines.append("kept: a read none of these looks gave")
     lines.append(f"{_count(len(looks), 'look')}, {total:.3f} s in all")
     return "\n".join(lines)
 
