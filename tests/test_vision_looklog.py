@@ -15,11 +15,11 @@ def _scene(tiles: int, unreadable: int = 0, loose: int = 0) -> SimpleNamespace:
 
 
 def test_nothing_is_logged_unless_asked():
-    assert not looklog.active()
     looklog.note("gated", 0.1, _scene(3))  # (no log: a no-op, no error)
     with looklog.recording() as looks:
-        assert looklog.active()
-    assert not looklog.active() and looks == []
+        looklog.note("dense", 0.2, _scene(1))
+    looklog.note("ungated", 0.3, _scene(2))  # (after the block: not in its log)
+    assert [lk.look for lk in looks] == ["dense"]
 
 
 def test_looks_are_logged_with_where_they_looked_and_the_kept_read_marked():

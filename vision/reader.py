@@ -893,8 +893,6 @@ def _analyse_once(photo: Photo, source: Any, profile: Any, look: str, pitch_px: 
                   current: Scene | None = None, gains: np.ndarray | None = None
                   ) -> Scene | None:
     """:func:`_one_look`, noted in the look log when one is kept (``vision.looklog``)."""
-    if not looklog.active():
-        return _one_look(photo, source, profile, look, pitch_px, prior, beside, current, gains)
     start = time.perf_counter()
     scene = _one_look(photo, source, profile, look, pitch_px, prior, beside, current, gains)
     looklog.note(look, time.perf_counter() - start, scene)
