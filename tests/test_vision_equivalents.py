@@ -1,5 +1,5 @@
 """Faster equivalents the reader uses give the plain computations' results (medians and
-percentiles equal to NumPy's, log-sum-exp, readings, a lattice's cells kept while it is unchanged)."""
+percentiles equal to NumPy's, log-sum-exp, readings, a lattice's cells kept while it is unchanged, a glare veil cleared)."""
 import numpy as np
 
 from vision.identify import edge_labels, identify, log_sum_exp
@@ -181,3 +181,23 @@ def test_lab_conversion_centres_a_and_b_exactly():
         got = to_lab(bgr)
         assert got.dtype == np.float32 and got.shape == shape
         assert np.array_equal(got, lab8 - np.array([0, 128, 128], np.float32))
+
+
+def test_clear_veil_equals_the_plain_dark_channel_expression():
+    # clear_veil takes the planes' minimum with OpenCV and divides in place; the plain
+    # computation (numpy's min over channels, whole-array expressions) gives the same pixels
+    import cv2
+
+    from vision import haze
+    from vision.sampling import MAX_VEIL
+    rng = np.random.default_rng(11)
+    for shape in ((37, 53, 3), (120, 90, 3)):
+        bgr = rng.integers(0, 256, shape).astype(np.uint8)
+        bgr[: shape[0] // 2] = np.maximum(bgr[: shape[0] // 2], 150)  # a veiled half
+        k = max(3, round(max(shape[:2]) / 100)) | 1
+        dark = cv2.erode(bgr.min(axis=2), np.ones((k, k), np.uint8)).astype(np.float32)
+        a = np.minimum(cv2.blur(dark, (2 * k + 1, 2 * k + 1)) * (1.0 / 255.0), MAX_VEIL)[..., None]
+        want = np.clip((bgr.astype(np.float32) - 255.0 * a) / (1.0 - a), 0, 255).astype(np.uint8)
+        got = haze.clear_veil(bgr)
+        assert got.dtype == np.uint8 and np.array_equal(got, want)
+        assert not np.array_equal(got, bgr)  # the veiled half was cleared
