@@ -1,5 +1,6 @@
 """A small group of tiles on a large photo is found and read on a full-resolution crop;
-every pixel the reader reports is still in the whole photo's frame."""
+every pixel the reader reports is still in the whole photo's frame; a live camera's frame
+that only follows reads no crop."""
 
 import dataclasses
 
@@ -197,3 +198,18 @@ def test_a_crop_too_small_for_the_board_read_is_not_read(bench_scene, monkeypatc
     assert box is not None and not reader._room_for_more(scene, box, photo)
     few = dataclasses.replace(scene, readings=scene.readings[:3])
     assert reader._room_for_more(few, box, photo)
+
+
+def test_a_frame_that_only_follows_reads_no_crop(far_dim):
+    # a live camera's first try at a frame only follows the last lattice; a crop is read
+    # without one, so its looks could only miss: the frame is then searched afresh instead
+    from vision import looklog, search
+    image, _truth = far_dim
+    with looklog.recording() as log:
+        scene, _read = reader.read(image)
+    assert scene.origin.min() > 0 and any(look.where != "whole" for look in log)  # a crop's read
+    prior = search.Prior(scene.lattice, scene.work.shape[:2])
+    with looklog.recording() as log, search.following_only() as following:
+        _scene, board = reader.read(image, None, prior)
+    assert log and all(look.where == "whole" for look in log)
+    assert not following.followed and len(board) == 0

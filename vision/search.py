@@ -655,8 +655,9 @@ def following_only(max_misses: int | None = None) -> Iterator[Following]:
     """Within this, :func:`find_lattice` only follows a :class:`Prior`: it finds no lattice
     (searches nothing) where the prior is not followed, so that a read which cannot follow
     the last frame costs little (a live camera then reads the frame again from scratch,
-    see ``vision.tracking``).  This holds for every look of a read, on any working copy or
-    crop of the photo.  With ``max_misses``, more misses than that before the first look
+    see ``vision.tracking``).  This holds for every look of a read, on any working copy of
+    the photo; the reader reads no crop within it (a crop is read without a prior, so it
+    could only miss).  With ``max_misses``, more misses than that before the first look
     that follows raise :class:`NotFollowed` (a scene read by its first look: the camera
     jumped, nothing is gained by trying the other looks)."""
     state = Following(max_misses)
