@@ -590,8 +590,8 @@ def _analyse_with_region(photo: Photo, source: Any, profile: Any, pitch_px: floa
     to ``depth`` crops deep.  ``whole``: the photo is the one given, not a crop of it (a
     crop is cut tight round the tiles on purpose: it is not taken for a close-up)."""
     scene = _analyse_looks(photo, source, profile, pitch_px, prior, close_up=whole)
-    # (not while a live camera only follows: a crop has its own shape, which the last
-    # frame's lattice does not fit, so none of the crop's looks could follow it)
+    # (not while a live camera only follows: a crop is read without a prior, see
+    # _analyse_region, so each of its looks could only miss)
     if depth > 0 and not search.only_following() and second_look.wanted(scene):
         box = region.board_region(photo.image)
         h, w = photo.image.shape[:2]
