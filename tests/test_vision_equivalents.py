@@ -1,5 +1,6 @@
 """Faster equivalents the reader uses give the plain computations' results (medians and
-percentiles equal to NumPy's, log-sum-exp, readings, a lattice's cells kept while it is unchanged, a glare veil cleared)."""
+percentiles equal to NumPy's, log-sum-exp, readings, a lattice's cells kept while it is
+unchanged, a glare veil cleared)."""
 import numpy as np
 
 from vision.identify import edge_labels, identify, log_sum_exp
