@@ -111,17 +111,21 @@ JITTER = {"offset": 0.01, "roll_deg": 1.0, "tilt_deg": 0.7, "azimuth_deg": 1.5}
 in the renderer's units, a share of the frame)."""
 
 
-def _sequence(index: int, frames: int) -> tuple[Any, list]:
-    """The board of video-720p spec ``index`` and ``frames`` renders of it (image, truth),
-    the camera jittering from frame to frame (a hand-held phone, a bumped tripod)."""
+FAR_GROUP = {"width": 1920, "height": 1080, "tile_px": 28.0, "table": {"kind": "felt"},
+             "light": {"exposure": 0.45}}
+"""Scene of the far-group sequences: 9 tiles 28 px across on a dim 1920×1080 frame, which
+the reader reads on a crop round the tiles (as ``tests/test_vision_region.py``'s
+``far_dim``)."""
+
+
+def _jittered(board: Any, params: dict, seed: int, frames: int, rng: Any) -> list:
+    """``frames`` renders (image, truth) of ``board``, the camera jittering by
+    :data:`JITTER` from frame to frame (a hand-held phone, a bumped tripod)."""
     import copy
 
     import numpy as np
 
-    from bench.datasets import scene_spec
     from scenegen import render
-    board, params, seed, _kind = scene_spec("video-720p", index)
-    rng = np.random.default_rng(index)
     shots = []
     p = copy.deepcopy(params)
     for _ in range(frames):
@@ -131,7 +135,59 @@ def _sequence(index: int, frames: int) -> tuple[Any, list]:
         for k in ("roll_deg", "azimuth_deg"):
             p[k] = float(p[k] + rng.normal(0, JITTER[k]))
         p["tilt_deg"] = float(np.clip(p["tilt_deg"] + rng.normal(0, JITTER["tilt_deg"]), 0, 55))
-    return board, shots
+    return shots
+
+
+def _sequence(index: int, frames: int) -> tuple[Any, list]:
+    """The board of video-720p spec ``index`` and ``frames`` jittering renders of it."""
+    import numpy as np
+
+    from bench.datasets import scene_spec
+    board, params, seed, _kind = scene_spec("video-720p", index)
+    return board, _jittered(board, params, seed, frames, np.random.default_rng(index))
+
+
+def _truth_board(truth: dict) -> Any:
+    from referee.board import board_from_json
+    return board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
+                                      for t in truth["tiles"]]})
+
+
+def _tracked_rows(name: Any, shots: list) -> list[dict]:
+    """Per-frame seconds and tiles right of ``read_photo`` and of one ``Tracker`` reading
+    the frames ``shots`` (image, truth) of sequence ``name`` in order."""
+    from referee.compare import best_alignment
+    from vision import read_photo
+    from vision.tracking import Tracker
+
+    rows, tracker = [], Tracker()
+    for k, (image, truth) in enumerate(shots):
+        tb = _truth_board(truth)
+        t0 = time.perf_counter()
+        plain = read_photo(image)
+        t1 = time.perf_counter()
+        followed = tracker.read(image)
+        t2 = time.perf_counter()
+        rows.append({"spec": name, "frame": k, "tiles": len(tb),
+                     "seconds_plain": round(t1 - t0, 4), "seconds_tracked": round(t2 - t1, 4),
+                     "tracked": tracker.history[-1],
+                     "right_plain": best_alignment(tb, plain)[2],
+                     "right_tracked": best_alignment(tb, followed)[2]})
+    return rows
+
+
+def _tracked_figures(rows: list[dict], sequences: int) -> dict:
+    """Figures over the frames after each sequence's first."""
+    later = [r for r in rows if r["frame"] > 0]
+    return {"frames": len(later), "sequences": sequences,
+            "median_seconds_plain": round(statistics.median(r["seconds_plain"] for r in later), 4),
+            "median_seconds_tracked": round(statistics.median(r["seconds_tracked"] for r in later), 4),
+            "total_seconds_plain": round(sum(r["seconds_plain"] for r in later), 2),
+            "total_seconds_tracked": round(sum(r["seconds_tracked"] for r in later), 2),
+            "tracked_share": round(sum(r["tracked"] for r in later) / max(1, len(later)), 3),
+            "tiles_right_plain": sum(r["right_plain"] for r in later),
+            "tiles_right_tracked": sum(r["right_tracked"] for r in later),
+            "tiles": sum(r["tiles"] for r in later), "jitter": JITTER, "per_frame": rows}
 
 
 def speed_tracked(sequences: int = 4, frames: int = 8) -> dict:
@@ -143,15 +199,9 @@ def speed_tracked(sequences: int = 4, frames: int = 8) -> dict:
     reads; the specs passed over are counted), then ``frames - 1`` more frames with the
     camera jittering.  Figures are over the frames after the first.
     """
-    from referee.board import board_from_json
     from referee.compare import best_alignment
     from vision import read_photo
-    from vision.tracking import Tracker
     from bench.datasets import scene_spec
-
-    def truth_board(truth: dict) -> Any:
-        return board_from_json({"tiles": [{k: t[k] for k in ("q", "r", "tile", "rotation")}
-                                          for t in truth["tiles"]]})
 
     rows, skipped, index, done = [], [], 0, 0
     while done < sequences:
@@ -160,32 +210,29 @@ def speed_tracked(sequences: int = 4, frames: int = 8) -> dict:
         if len(board.tiles) < 5:
             continue
         _board, first = _sequence(index - 1, 1)
-        if best_alignment(truth_board(first[0][1]), read_photo(first[0][0]))[2] < 0.8 * len(board.tiles):
+        if best_alignment(_truth_board(first[0][1]), read_photo(first[0][0]))[2] < 0.8 * len(board.tiles):
             skipped.append(index - 1)
             continue
         done += 1
-        _board, shots = _sequence(index - 1, frames)
-        tracker = Tracker()
-        for k, (image, truth) in enumerate(shots):
-            tb = truth_board(truth)
-            t0 = time.perf_counter()
-            plain = read_photo(image)
-            t1 = time.perf_counter()
-            followed = tracker.read(image)
-            t2 = time.perf_counter()
-            rows.append({"spec": index - 1, "frame": k, "tiles": len(tb),
-                         "seconds_plain": round(t1 - t0, 4), "seconds_tracked": round(t2 - t1, 4),
-                         "tracked": tracker.history[-1],
-                         "right_plain": best_alignment(tb, plain)[2],
-                         "right_tracked": best_alignment(tb, followed)[2]})
-    later = [r for r in rows if r["frame"] > 0]
-    return {"frames": len(later), "sequences": sequences, "specs_passed_over": skipped,
-            "median_seconds_plain": round(statistics.median(r["seconds_plain"] for r in later), 4),
-            "median_seconds_tracked": round(statistics.median(r["seconds_tracked"] for r in later), 4),
-            "tracked_share": round(sum(r["tracked"] for r in later) / max(1, len(later)), 3),
-            "tiles_right_plain": sum(r["right_plain"] for r in later),
-            "tiles_right_tracked": sum(r["right_tracked"] for r in later),
-            "tiles": sum(r["tiles"] for r in later), "jitter": JITTER, "per_frame": rows}
+        rows += _tracked_rows(index - 1, _sequence(index - 1, frames)[1])
+    return {**_tracked_figures(rows, sequences), "specs_passed_over": skipped}
+
+
+def speed_tracked_far(seeds: tuple[int, ...] = (11, 5, 7), frames: int = 8) -> dict:
+    """As :func:`speed_tracked`, on far-group sequences (:data:`FAR_GROUP`, a random game
+    position of 9 tiles per seed in ``seeds``), read on a crop: per-frame seconds of
+    ``Tracker`` against ``read_photo`` (2-7 s a frame), over the frames after the first."""
+    import numpy as np
+
+    from referee.randomgame import random_position
+    from scenegen import default_params
+
+    rows = []
+    for seed in seeds:
+        board = random_position(9, seed=seed)
+        shots = _jittered(board, default_params(**FAR_GROUP), 4, frames, np.random.default_rng(seed))
+        rows += _tracked_rows(f"far-{seed}", shots)
+    return _tracked_figures(rows, len(seeds))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -195,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--speed-only", action="store_true")
     ap.add_argument("--no-speed", action="store_true")
     ap.add_argument("--tracked", action="store_true",
-                    help="also time live tracking (vision.tracking) on rendered 720p sequences")
+                    help="also time live tracking (vision.tracking) on rendered 720p sequences "
+                         "and on far-group 1920x1080 sequences")
     args = ap.parse_args(argv)
     out: dict = {"reader": READER, "targets": TARGETS, "tiers": {}, "speed": {}}
     if not args.speed_only:
@@ -231,6 +279,13 @@ def main(argv: list[str] | None = None) -> int:
               f"jittering frames after the first): read_photo median {st['median_seconds_plain']} s, tracked median "
               f"{st['median_seconds_tracked']} s ({100 * st['tracked_share']:.0f} % followed); "
               f"tiles right {st['tiles_right_plain']} / {st['tiles_right_tracked']} of {st['tiles']}",
+              flush=True)
+        out["speed"]["far_group_tracked"] = sf = speed_tracked_far()
+        print(f"1920x1080 far group, read on a crop ({sf['sequences']} x {sf['frames'] // sf['sequences']} "
+              f"jittering frames after the first): read_photo median {sf['median_seconds_plain']} s "
+              f"({sf['total_seconds_plain']} s in all), tracked median {sf['median_seconds_tracked']} s "
+              f"({sf['total_seconds_tracked']} s, {100 * sf['tracked_share']:.0f} % followed); "
+              f"tiles right {sf['tiles_right_plain']} / {sf['tiles_right_tracked']} of {sf['tiles']}",
               flush=True)
     path = write_report("reader" if not args.speed_only else "reader-speed", out)
     print(f"wrote {path}", file=sys.stderr)

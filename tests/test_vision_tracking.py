@@ -53,6 +53,7 @@ def test_another_scene_is_searched_from_scratch():
     assert best_alignment(expected, board)[2] == len(expected)
     tracker.reset()
     assert tracker.lattice is None and tracker.anchor == 0
+    assert tracker.box is None and tracker.link is None
 
 
 def test_a_broken_frame_is_bad_input_and_keeps_the_lattice():
@@ -112,4 +113,46 @@ def test_frames_follow_with_the_bodies_grey(bench_scene, monkeypatch):
         board = tracker.read(str(path))
         assert best_alignment(expected, board)[2] == len(expected)
         assert tracker.grey is not None
+    assert tracker.history == [False, True, True]
+
+
+def _shifted(params: dict, steps: int, step: float, **changes):
+    """Renders of one board with the camera moved by ``step`` (a share of the frame) along
+    x between frames: a steady shift, larger than jitter."""
+    out = []
+    for k in range(steps):
+        moved = dict(params, offset=[params["offset"][0] + k * step, params["offset"][1]], **changes)
+        out.append(moved)
+    return out
+
+
+def test_a_camera_moved_by_more_than_a_third_of_a_cell_is_followed():
+    # 55 px tiles on a 1280 px frame; each frame moves the camera by 1.5 % of the frame,
+    # more than the third of a cell a follow absorbs on its own: the shift is measured
+    # (search._moved) and the lattice follows moved by it
+    board = random_position(20, seed=11)
+    params = scenegen.default_params(width=1280, height=720, tile_px=55.0, table={"kind": "wood"})
+    tracker = Tracker()
+    for p in _shifted(params, 3, 0.015):
+        image, truth = scenegen.render(board, p, seed=11)
+        read = tracker.read(image)
+        expected = _truth_board(truth)
+        assert best_alignment(expected, read)[2] == len(expected)
+    assert tracker.history == [False, True, True]
+
+
+def test_a_far_group_read_on_a_crop_is_followed_on_that_crop():
+    # 28 px tiles on a dim 1920 x 1080 frame are read on a crop round them (see
+    # test_vision_region); the next frames are read on the same crop, following its lattice
+    from test_vision_region import FAR_DIM
+
+    board = random_position(9, seed=11)
+    params = scenegen.default_params(**FAR_DIM)
+    tracker = Tracker()
+    for p in _shifted(params, 3, 0.004):
+        image, truth = scenegen.render(board, p, seed=4)
+        read = tracker.read(image)
+        assert tracker.box is not None   # read on a crop
+        expected = _truth_board(truth)
+        assert best_alignment(expected, read)[2] == len(expected)
     assert tracker.history == [False, True, True]

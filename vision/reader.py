@@ -124,6 +124,7 @@ class Scene:
     link: np.ndarray | None = None     # the link image the lattice was found on (work px)
     mask: np.ndarray | None = None     # the tile mask (work px)
     split_off: list = field(default_factory=list)  # lattice reads given as loose (_split_isolated)
+    box: tuple | None = None           # original px (x0, y0, x1, y1) of the crop read, if one was
 
 
 def _working_copy(photo: Photo, side: int = 0, enlarge: bool = False) -> tuple[np.ndarray, float]:
@@ -254,7 +255,7 @@ def _smoothed_and_mask(lab: np.ndarray, link: np.ndarray) -> tuple[np.ndarray, n
 
 
 def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
-            prior: search.Prior | None = None) -> Scene:
+            prior: search.Prior | None = None, box: tuple | None = None) -> Scene:
     """Run the whole pipeline and keep the intermediate results.
 
     When the read of the whole photo looks poor, the tiles' region
@@ -267,10 +268,15 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
     A read still poor after all that, whose tiles may be small, is made once more by the
     links' lightness, then with a lower bar for a cell to hold a tile, then by the links'
     lightness scaled by the tiles' own (``second_look.LAST_LOOKS``).
+    ``box``: within ``search.following_only``, the crop (original px, ``Scene.box``) the
+    previous frame was read on: only that crop is read (:func:`_follow_crop`).
     """
     photo = load_photo(source)
-    scene = _analyse_with_region(photo, source, profile, pitch_px, prior, REGION_DEPTH)
-    for look in second_look.LAST_LOOKS:
+    if box is not None:
+        scene = _follow_crop(photo, source, profile, pitch_px, prior, box)
+    else:
+        scene = _analyse_with_region(photo, source, profile, pitch_px, prior, REGION_DEPTH)
+    for look in () if box is not None else second_look.LAST_LOOKS:
         if not (second_look.wanted(scene) and _maybe_small(scene)):
             break
         # (the last resorts, after every look and the region's: see LAST_LOOKS)
@@ -853,10 +859,13 @@ def _body_grey(scene: Scene, profile: Any) -> np.ndarray | None:
 
 
 def _analyse_region(photo: Photo, source: Any, box: tuple[int, int, int, int], profile: Any,
-                    pitch_px: float | None, depth: int = 0) -> Scene:
+                    pitch_px: float | None, depth: int = 0, prior: search.Prior | None = None
+                    ) -> Scene:
     """Read the crop ``box`` (decoded-photo px) of a photo at full resolution (and, when
     that read too looks poor, the region within it, ``depth`` more crops deep); the scene
-    is given in the whole photo's frame (``origin`` = the crop's corner)."""
+    is given in the whole photo's frame (``origin`` = the crop's corner, ``box`` = the
+    crop read, original px).  ``prior``: a live camera's read of the same crop of its last
+    frame (:func:`_follow_crop`)."""
     full = photo
     if photo.scale < 1.0 and not isinstance(source, np.ndarray):
         full = load_photo(source, reduce=False)
@@ -865,9 +874,36 @@ def _analyse_region(photo: Photo, source: Any, box: tuple[int, int, int, int], p
     crop = load_photo(np.ascontiguousarray(full.image[y0:y1, x0:x1]))
     pitch = None if pitch_px is None else pitch_px * full.scale
     with looklog.within("crop"):
-        sub = _analyse_with_region(crop, crop.image, profile, pitch, None, depth, whole=False)
+        sub = _analyse_with_region(crop, crop.image, profile, pitch, prior, depth, whole=False)
     # (original px of the crop's corner; the crop's own px are the full photo's)
-    return _in_photo(sub, photo, np.array([x0, y0], np.float64) / full.scale, full.scale)
+    scene = _in_photo(sub, photo, np.array([x0, y0], np.float64) / full.scale, full.scale)
+    # (the picture read is the innermost crop: the one the work image was made from)
+    (h, w), (cx, cy) = scene.work.shape[:2], scene.origin
+    return replace(scene, box=(float(cx), float(cy), cx + w / scene.work_scale, cy + h / scene.work_scale))
+
+
+def _follow_crop(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
+                 prior: search.Prior | None, box: tuple) -> Scene:
+    """Within ``search.following_only``: read the crop ``box`` (original px) that a live
+    camera's last frame was read on (``Scene.box``), following that read's lattice, which
+    fits the crop and not the whole frame.  A small group far from the camera is read on
+    a crop every frame (the whole frame's link image shows too little of it): without
+    this, no frame of it followed and each was searched afresh, 2-6 s a frame.
+
+    Raises ``search.NotFollowed`` (the frame is then read from scratch) when the tiles'
+    region (:func:`region.board_region`) no longer lies inside the crop: a tile laid
+    beside the group, or the camera moved."""
+    inside = np.asarray(box, np.float64) * photo.scale
+    now = region.board_region(photo.image)
+    if now is None or not _within(region.core(now, photo.image.shape[:2]), inside):
+        raise search.NotFollowed
+    return _analyse_region(photo, source, tuple(inside), profile, pitch_px, 0, prior)
+
+
+def _within(inner: tuple, outer: np.ndarray) -> bool:
+    """Does box ``inner`` (x0, y0, x1, y1) lie inside box ``outer``?"""
+    return bool(inner[0] >= outer[0] and inner[1] >= outer[1]
+                and inner[2] <= outer[2] and inner[3] <= outer[3])
 
 
 def _in_photo(sub: Scene, photo: Photo, corner: np.ndarray, scale: float) -> Scene:
@@ -2328,20 +2364,21 @@ def to_board(scene: Scene) -> Board:
     return board
 
 
-def read(path_or_image: Any, profile: Any = None, prior: search.Prior | None = None
-         ) -> tuple[Scene, Board]:
+def read(path_or_image: Any, profile: Any = None, prior: search.Prior | None = None,
+         box: tuple | None = None) -> tuple[Scene, Board]:
     """Read a table photo; return the analysed scene (for overlays) and the board.
 
     With a calibration profile that carries geometry (a camera and/or a table section),
     the photo is first undistorted or rectified by :func:`calibration.prepare.prepare` at
     full resolution, read there, and every ``pixel`` is mapped back to the original photo;
     ``meta["geometry"]`` then lists what was done.  The scene stays in the prepared frame.
-    ``prior``: a live camera's previous frame (see ``vision.tracking``), tried first.
+    ``prior``: a live camera's previous frame (see ``vision.tracking``), tried first;
+    ``box``: the crop that frame was read on, if any (see :func:`analyse`).
     """
     has_geometry = profile is not None and (
         getattr(profile, "camera", None) is not None or getattr(profile, "table", None) is not None)
     if not has_geometry:
-        scene = analyse(path_or_image, profile, prior=prior)
+        scene = analyse(path_or_image, profile, prior=prior, box=box)
         return scene, to_board(scene)
     from calibration.prepare import prepare
 

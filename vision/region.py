@@ -149,3 +149,14 @@ def _box(patches: np.ndarray, small_shape: tuple[int, int], f: float, size: tupl
     box = np.array([x0 - mx, y0 - my, x1 + mx, y1 + my]) / f
     w, h = size
     return np.clip(np.round(box), 0, [w, h, w, h]).astype(int)
+
+
+def core(box: tuple[int, int, int, int], shape: tuple[int, int]) -> tuple[float, float, float, float]:
+    """The tiles' extent within a :func:`board_region` box of a photo of ``shape`` (h, w):
+    the box without the margin :func:`_box` adds (a box clipped at the photo's rim gives
+    a core a little smaller than the tiles' there)."""
+    h, w = shape
+    x0, y0, x1, y1 = (float(v) for v in box)
+    mx = (x1 - x0 - 0.04 * w) * MARGIN / (1 + 2 * MARGIN) + 0.02 * w
+    my = (y1 - y0 - 0.04 * h) * MARGIN / (1 + 2 * MARGIN) + 0.02 * h
+    return x0 + mx, y0 + my, x1 - mx, y1 - my

@@ -2,7 +2,12 @@
 
 A camera over a table moves little between frames, so the lattice found on one frame,
 refined on the next (each cell may move a third of a cell), usually reads that frame
-cleanly: then the search's hypotheses are skipped altogether.  Every frame is still
+cleanly: then the search's hypotheses are skipped altogether.  When it does not, the
+lattice is tried again moved by the shift between the two frames' link images (a phase
+correlation, ``search._moved``): a camera that jitters by more than a third of a cell,
+or small tiles far away.  A small group far away is read on a crop round it
+(``reader._analyse_region``); the next frame is then read on the same crop, following
+the crop's lattice, while the tiles' region still lies inside it (``reader._follow_crop``).  Every frame is still
 verified by how well its cells read (:func:`vision.search.find_lattice` with a prior);
 a frame that does not read cleanly (the camera jumped, a hand came in, the tiles moved)
 is searched from scratch, and the next frame follows whatever that found.
@@ -52,6 +57,8 @@ class Tracker:
     anchor_score: float | None = None  # its score, if it did not read cleanly
     misses: int | None = None  # looks that missed before one followed, last frame followed
     grey: Any = None  # the last frame's bodies' grey (Lab a/b), when it was read with it
+    box: tuple | None = None  # the crop (original px) the last frame was read on, if any
+    link: Any = None  # the last frame's link image (working px, as ``lattice``)
 
     def read(self, frame: Any) -> Board:
         """Read one frame (path, encoded bytes or BGR uint8 array) like
@@ -61,10 +68,10 @@ class Tracker:
             # searched one: small slips would otherwise add up from frame to frame
             prior = search.Prior(self.lattice, self.shape, int(FOLLOW_SHARE * self.anchor),
                                  None if self.anchor_score is None else FOLLOW_SCORE * self.anchor_score,
-                                 self.grey)
+                                 self.grey, self.link)
             try:
                 with search.following_only(self.misses) as following:
-                    scene, board = reader.read(frame, self.profile, prior)
+                    scene, board = reader.read(frame, self.profile, prior, self.box)
             except search.NotFollowed:
                 scene = None
             if scene is not None and scene.lattice is not None and scene.lattice.tracked:
@@ -79,6 +86,8 @@ class Tracker:
         self.lattice = lat
         self.shape = tuple(scene.work.shape[:2])
         self.grey = scene.neutral if scene.body_grey else None
+        self.box = scene.box
+        self.link = scene.link
         if lat is not None and not tracked:
             self.anchor = lat.judged
             self.anchor_score = None if search._clear(lat) else lat.score
@@ -93,3 +102,5 @@ class Tracker:
         self.anchor_score = None
         self.misses = None
         self.grey = None
+        self.box = None
+        self.link = None
