@@ -116,14 +116,11 @@ def test_frames_follow_with_the_bodies_grey(bench_scene, monkeypatch):
     assert tracker.history == [False, True, True]
 
 
-def _shifted(params: dict, steps: int, step: float, **changes):
-    """Renders of one board with the camera moved by ``step`` (a share of the frame) along
-    x between frames: a steady shift, larger than jitter."""
-    out = []
-    for k in range(steps):
-        moved = dict(params, offset=[params["offset"][0] + k * step, params["offset"][1]], **changes)
-        out.append(moved)
-    return out
+def _shifted(params: dict, steps: int, step: float) -> list[dict]:
+    """Render parameters of ``steps`` frames, the camera moved by ``step`` (a share of the
+    frame) along x from one to the next: a steady shift, larger than jitter."""
+    return [dict(params, offset=[params["offset"][0] + k * step, params["offset"][1]])
+            for k in range(steps)]
 
 
 def test_a_camera_moved_by_more_than_a_third_of_a_cell_is_followed():
