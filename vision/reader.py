@@ -276,15 +276,15 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
         scene = _follow_crop(photo, source, profile, pitch_px, prior, box)
     else:
         scene = _analyse_with_region(photo, source, profile, pitch_px, prior, REGION_DEPTH)
-    for look in () if box is not None else second_look.LAST_LOOKS:
-        if not (second_look.wanted(scene) and _maybe_small(scene)):
-            break
-        # (the last resorts, after every look and the region's: see LAST_LOOKS)
-        other = _analyse_once(photo, source, profile, look, pitch_px, prior, current=scene)
-        if other is not None and second_look.better(other, scene):
-            scene, other = other, scene
-        if other is not None:
-            _borrow_loose(scene, [other])
+        for look in second_look.LAST_LOOKS:
+            if not (second_look.wanted(scene) and _maybe_small(scene)):
+                break
+            # (the last resorts, after every look and the region's: see LAST_LOOKS)
+            other = _analyse_once(photo, source, profile, look, pitch_px, prior, current=scene)
+            if other is not None and second_look.better(other, scene):
+                scene, other = other, scene
+            if other is not None:
+                _borrow_loose(scene, [other])
     _drop_bare_table(scene)
     _report_hidden(scene)
     _rejoin_split(scene)
@@ -895,15 +895,10 @@ def _follow_crop(photo: Photo, source: Any, profile: Any, pitch_px: float | None
     beside the group, or the camera moved."""
     inside = np.asarray(box, np.float64) * photo.scale
     now = region.board_region(photo.image)
-    if now is None or not _within(region.core(now, photo.image.shape[:2]), inside):
+    tiles = None if now is None else np.asarray(region.core(now, photo.image.shape[:2]))
+    if tiles is None or (tiles[:2] < inside[:2]).any() or (tiles[2:] > inside[2:]).any():
         raise search.NotFollowed
     return _analyse_region(photo, source, tuple(inside), profile, pitch_px, 0, prior)
-
-
-def _within(inner: tuple, outer: np.ndarray) -> bool:
-    """Does box ``inner`` (x0, y0, x1, y1) lie inside box ``outer``?"""
-    return bool(inner[0] >= outer[0] and inner[1] >= outer[1]
-                and inner[2] <= outer[2] and inner[3] <= outer[3])
 
 
 def _in_photo(sub: Scene, photo: Photo, corner: np.ndarray, scale: float) -> Scene:

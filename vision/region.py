@@ -27,6 +27,9 @@ size of it belong to the region: loose tiles beside a large board are small patc
 MARGIN = 0.15
 """Margin round the box, as a share of its size (tiles at the edge of the group)."""
 
+PAD = 0.02
+"""... plus this share of the photo's side (a group of a tile or two)."""
+
 MAX_SHARE = 0.3
 """A region covering more than this share of the photo is not worth cropping to."""
 
@@ -144,8 +147,8 @@ def _box(patches: np.ndarray, small_shape: tuple[int, int], f: float, size: tupl
     x0, y0 = patches[:, 0].min(), patches[:, 1].min()
     x1 = (patches[:, 0] + patches[:, 2]).max()
     y1 = (patches[:, 1] + patches[:, 3]).max()
-    mx = MARGIN * (x1 - x0) + 0.02 * small_shape[1]
-    my = MARGIN * (y1 - y0) + 0.02 * small_shape[0]
+    mx = MARGIN * (x1 - x0) + PAD * small_shape[1]
+    my = MARGIN * (y1 - y0) + PAD * small_shape[0]
     box = np.array([x0 - mx, y0 - my, x1 + mx, y1 + my]) / f
     w, h = size
     return np.clip(np.round(box), 0, [w, h, w, h]).astype(int)
@@ -157,6 +160,7 @@ def core(box: tuple[int, int, int, int], shape: tuple[int, int]) -> tuple[float,
     a core a little smaller than the tiles' there)."""
     h, w = shape
     x0, y0, x1, y1 = (float(v) for v in box)
-    mx = (x1 - x0 - 0.04 * w) * MARGIN / (1 + 2 * MARGIN) + 0.02 * w
-    my = (y1 - y0 - 0.04 * h) * MARGIN / (1 + 2 * MARGIN) + 0.02 * h
+    # (the box is (1 + 2 MARGIN) times the tiles' extent, plus PAD of the side each way)
+    mx = (x1 - x0 - 2 * PAD * w) * MARGIN / (1 + 2 * MARGIN) + PAD * w
+    my = (y1 - y0 - 2 * PAD * h) * MARGIN / (1 + 2 * MARGIN) + PAD * h
     return x0 + mx, y0 + my, x1 - mx, y1 - my
