@@ -20,6 +20,8 @@ A reader is a Python callable ``path -> board JSON dict`` (or ``referee.board.Bo
   many were guessed wrong (read as another tile or rotation; the issue wants them reported
   unreadable instead) and how many were reported unreadable (an ``unreadable`` cell on
   them, aligned as the tiles are).
+- recall's misses split into board tiles (under half hidden; a tile reported as an
+  unreadable cell is not detected) and loose tiles (``recall_misses``).
 - loose tiles named right: share of the true loose tiles that a reader's loose tile
   within 0.45 tile widths names by the right number (rotation not scored: a loose tile
   lies on no lattice).
@@ -185,8 +187,10 @@ def _nearest_loose(pixel: list, width: float, got: list[tuple[list, Any]]) -> tu
     return min(near) if near else None
 
 
-def _detections(truth: dict, read: dict) -> tuple[int, int, int]:
-    """(true positives, reader detections counted, true tiles wanted)."""
+def _detections(truth: dict, read: dict) -> tuple[int, int, int, int]:
+    """(true positives, reader detections counted, true tiles wanted, true loose tiles
+    among the wanted that no reader tile matched): a board tile and a loose tile count
+    alike in recall, and the last figure says how much of its shortfall is loose tiles."""
     hidden = {c for c, f in _hidden_shares(truth).items() if f > 0.5}
     objs = [(t["pixel"], (t["q"], t["r"]) in hidden, t["corners"]) for t in truth["tiles"]]
     objs += [(t["pixel"], False, t["corners"]) for t in truth.get("loose", [])]
@@ -210,7 +214,8 @@ def _detections(truth: dict, read: dict) -> tuple[int, int, int]:
         elif not any(math.dist(d, f) < MATCH * (np.median(widths) if widths else 50) for f in ignore):
             counted += 1
     wanted = sum(1 for i, (_, hid, _) in enumerate(objs) if not hid or i in used)
-    return tp, counted, wanted
+    loose_missed = sum(1 for i in range(len(truth["tiles"]), len(objs)) if i not in used)
+    return tp, counted, wanted, loose_missed
 
 
 COVERED = 0.1
@@ -362,13 +367,13 @@ def score_image(truth: dict, read: dict | None) -> dict[str, Any]:
         steps, offset, agree = best_alignment(tb, rb)
     placed, flagged = _aligned(rb, steps, offset, read.get("unreadable"))
     inter, union = occupancy_overlap(tb, rb)
-    tp, dets, wanted = _detections(truth, read)
+    tp, dets, wanted, loose_missed = _detections(truth, read)
     unread, unread_empty = _unreadable_cells(truth, read)
     loose, loose_right = _loose_numbers(truth, read)
     row = {
         "truth_tiles": len(tb), "read_tiles": len(rb), "agree": int(agree),
         "cells_inter": inter, "cells_union": union,
-        "tp": tp, "detections": dets, "wanted": wanted,
+        "tp": tp, "detections": dets, "wanted": wanted, "loose_missed": loose_missed,
         "perfect": bool(same_position(tb, rb)),
         "unreadable": unread, "unreadable_empty": unread_empty,
         "loose_tiles": loose, "loose_right": loose_right, "invented": _invented(truth, read),
@@ -413,6 +418,9 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
         "tiles": tiles,
         "detection_precision": ratio(sum(r["tp"] for r in rows), sum(r["detections"] for r in rows)),
         "detection_recall": ratio(sum(r["tp"] for r in rows), sum(r["wanted"] for r in rows)),
+        # the true tiles recall missed, board tiles (under half hidden) and loose tiles
+        "recall_misses": {"board": sum(r["wanted"] - r["tp"] - r.get("loose_missed", 0) for r in rows),
+                          "loose": sum(r.get("loose_missed", 0) for r in rows)},
         "identity_accuracy": ratio(sum(r["agree"] for r in rows), tiles),
         # the same over tiles no hand or object covers, and what became of covered ones
         "identity_uncovered": ratio(sum(r["agree"] - r.get("covered_right", 0) for r in rows),
@@ -548,6 +556,8 @@ def markdown(report: dict[str, Any]) -> str:
              f"| images (tiles) | {s['images']} ({s['tiles']}){_range(report)} |",
              f"| detection precision | {_pct(s['detection_precision'])} |",
              f"| detection recall | {_pct(s['detection_recall'])} |",
+             f"| true tiles recall missed: board (an unreadable cell counts as missed) / loose | "
+             f"{s.get('recall_misses', {}).get('board', '–')} / {s.get('recall_misses', {}).get('loose', '–')} |",
              f"| tile identity accuracy (number + rotation) | {_pct(s['identity_accuracy'])} |",
              f"| identity on tiles no hand or object covers | {_pct(s.get('identity_uncovered'))} |",
              f"| loose tiles found and named right (number) | {_pct(s.get('loose_right'))} "

@@ -139,9 +139,15 @@ def test_loose_tiles_are_scored_by_number(tier):
     read["loose"][0]["tile"] = next(k for k in range(1, 57) if k not in used)
     s = recognition.score_image(truth, read)
     assert s["loose_right"] == n - 1 and s["tp"] == len(truth["tiles"]) + n
+    assert s["loose_missed"] == 0
     s = recognition.score_image(truth, {"tiles": truth["tiles"], "loose": read["loose"][1:]})
     assert s["loose_right"] == n - 1 and s["tp"] == len(truth["tiles"]) + n - 1
+    assert s["loose_missed"] == 1
     assert recognition.summarise([s])["loose_right"] == round((n - 1) / n, 4)
+    # recall's misses, split: the loose tile dropped, then a board tile dropped as well
+    assert recognition.summarise([s])["recall_misses"] == {"board": 0, "loose": 1}
+    s = recognition.score_image(truth, {"tiles": truth["tiles"][1:], "loose": read["loose"][1:]})
+    assert recognition.summarise([s])["recall_misses"] == {"board": 1, "loose": 1}
 
 
 def test_covered_tiles_are_counted_apart(tier):
