@@ -81,7 +81,8 @@ def link_shares(bgr: np.ndarray, H: np.ndarray, centres: np.ndarray,
 
 
 def face_up(bgr: np.ndarray, H: np.ndarray, centres: np.ndarray,
-            placements: list[tuple[int, int]], model: colours.ColourModel) -> np.ndarray:
-    """Does each placed tile show all three of its links' paths (:data:`LEAST_SHOWN`)?
-    (N,) bool; arguments as :func:`link_shares`."""
-    return (link_shares(bgr, H, centres, placements, model) >= LEAST_SHOWN).all(axis=1)
+            placements: list[tuple[int, int]], model: colours.ColourModel,
+            least: float = LEAST_SHOWN) -> np.ndarray:
+    """Does each placed tile show all three of its links' paths (``least`` of each,
+    :data:`LEAST_SHOWN` unless told)?  (N,) bool; other arguments as :func:`link_shares`."""
+    return (link_shares(bgr, H, centres, placements, model) >= least).all(axis=1)

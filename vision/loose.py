@@ -384,6 +384,20 @@ def read_off_lattice(hexes: list[LooseHex], readings: list, body: np.ndarray, ke
     return out, keep, bad
 
 
+OWN_SHOWN = 0.5
+"""Least share of every link's path a loose tile's face shows on the hexagon fitted to
+its blob (``LooseHex.own``), when the hexagon it was read on shows less than
+:data:`faces.LEAST_SHOWN` of some path (:func:`face_up_items`).  The hexagon read on
+has the lattice's cell shape there, turned and settled on the links; away from the
+board the lattice's slant may not be the table's, and real-texture-18's lone tile 55
+(128 px, blurred, on a light table), read right on a hexagon a fifth too small and
+a few degrees turned, showed none of its green bend there and 5 of 6 points on its
+blob's hexagon.  A second pose is a second chance for a face-down tile's back too, so
+it must show more: on hard and real-texture 0-99, of the off-lattice hexagons that
+missed a path, that one tile showed half of each path or more on its blob's hexagon,
+and the one back that showed a quarter showed no more than a third."""
+
+
 def face_up_items(full: np.ndarray, S: np.ndarray, lat_full: Lattice, model: colours.ColourModel,
                   isolated: list, shifts: dict, found: list[tuple[LooseHex, dict]]) -> list[dict[str, Any]]:
     """The loose tiles to report: the ``isolated`` lattice cells ((q, r), reading, pixel;
@@ -403,7 +417,16 @@ def face_up_items(full: np.ndarray, S: np.ndarray, lat_full: Lattice, model: col
     centres = np.concatenate([
         np.array([np.asarray(c, np.float64) @ BASIS.T + shifts[c] for c, _rd, _px in cells]).reshape(-1, 2),
         np.array([np.asarray(hx.shift, np.float64) for hx, _item in found]).reshape(-1, 2)])
-    up = faces.face_up(full, Hs, centres, [(it["tile"], it["rotation"]) for it in items], model)
+    placements = [(it["tile"], it["rotation"]) for it in items]
+    up = faces.face_up(full, Hs, centres, placements, model)
+    # a hexagon found off the lattice that misses its paths is looked at once more, on the
+    # hexagon fitted to its blob (see OWN_SHOWN)
+    again = [k for k, (hx, _item) in enumerate(found, start=len(cells))
+             if not up[k] and hx.own is not None]
+    if again:
+        own = np.array([S @ found[k - len(cells)][0].own for k in again])
+        up[again] = faces.face_up(full, own, np.zeros((len(again), 2)),
+                                  [placements[k] for k in again], model, least=OWN_SHOWN)
     return [it for it, ok in zip(items, up) if ok]
 
 
