@@ -112,6 +112,11 @@ ALL_LOOSE = [
     # blobs are 0.62 and 0.69 of the board's cells, too small for loose tiles until
     # measured against the cells where they lie (loose.LOCAL_SIZE)
     ("hard", 107),
+    # a lone tile (55) on a light table, blurred: read right on the lattice's cell shape
+    # there, a fifth too small and a few degrees turned, where its green bend showed at
+    # none of six points (faces.face_up); its blob's own hexagon shows 5 of 6
+    # (loose.OWN_SHOWN)
+    ("real-texture", 18),
 ]
 
 
