@@ -284,7 +284,7 @@ def analyse(source: Any, profile: Any = None, pitch_px: float | None = None,
             if other is not None and second_look.better(other, scene):
                 scene, other = other, scene
             if other is not None:
-                _borrow_loose(scene, [other])
+                _borrow(scene, [other])
     _drop_bare_table(scene)
     _report_hidden(scene)
     _rejoin_split(scene)
@@ -606,7 +606,7 @@ def _analyse_with_region(photo: Photo, source: Any, profile: Any, pitch_px: floa
             other = _analyse_region(photo, source, box, profile, pitch_px, depth - 1)
             if second_look.better(other, scene):
                 scene, other = other, scene
-            _borrow_loose(scene, [other])
+            _borrow(scene, [other])
     return scene
 
 
@@ -659,7 +659,7 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
         # (the other looks cost a close-up of one tile 2 s, and read nothing more; a
         # framed read less sure of a tile may be a look's blind spot, real-texture-79: a
         # dark board on a black cloth, 3 tiles of 9 read framed, one at 0.58)
-        _borrow_loose(framed, [scene])
+        _borrow(framed, [scene])
         return framed
     for look in second_look.LOOKS[1:]:
         # (a board read well but veiled in part, its bodies grey: the veiled tiles are
@@ -700,7 +700,7 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
         # (a framed read that loses lends no loose tile: hard-2's read a back as tile 2)
         scene, framed = framed, scene
         others.append(framed)
-    _borrow_loose(scene, others)
+    _borrow(scene, others)
     return scene
 
 
@@ -761,6 +761,82 @@ same numbers (see :func:`_lenders`)."""
 SAME_PLACE = 0.6
 """Two reads' loose tiles lie at one place when their centres are within this share of a
 cell's size (centre to corner) of each other."""
+
+
+BORROWED_TILE = (0.99, 0.9)
+"""The confidence and fit at which a board tile another read gives joins the kept read
+(:func:`_borrow_board`)."""
+
+BORROW_SHARED = 2
+"""Least board tiles the kept read and a lender must share, at cells and turns that one
+shift and one turn of the lattice carry into each other (:func:`_board_lender`)."""
+
+
+def _borrow_board(scene: Scene, others: list) -> None:
+    """Board tiles that other reads of the photo (``others``) give surely
+    (:data:`BORROWED_TILE`) where the kept read ``scene`` has no tile, of numbers it does
+    not give, touching its board and matching every edge they touch, join it (an
+    unreadable cell there gives way).
+
+    Reads are ranked by what they explain as a whole (``second_look.better``), and one
+    that reads a tile more can lose for the unreadable cells its look leaves about the
+    table: real-texture-53's three-tile board on a striped cloth was read whole in two
+    looks, each with 5 or more unread cells of stripes, and kept from a look that read two
+    of its tiles.  A read lends only when it agrees with the kept read on the board
+    (:func:`_board_lender`)."""
+    if scene.lattice is None or not scene.readings or not others:
+        return
+    board = _board_of(scene.readings)
+    numbers = {rd.tile for _c, rd, _px in scene.readings} | {it["tile"] for it in scene.loose}
+    size = _place_size(scene)
+    for other in others:
+        turn = _board_lender(scene, other)
+        if turn is None:
+            continue
+        for _c, rd, px in other.readings:
+            if (rd.tile in numbers or rd.confidence < BORROWED_TILE[0] or rd.fit < BORROWED_TILE[1]
+                    or rd.covered or rd.pushed
+                    or any(np.hypot(*np.subtract(it["pixel"], px)) < size for it in scene.loose)):
+                continue
+            work = (np.asarray(px, np.float64) - scene.origin) * scene.work_scale
+            cell = tuple(int(v) for v in scene.lattice.cell_at(work)[0])
+            if cell in board.tiles or board.tiles.keys().isdisjoint(neighbours(cell)):
+                continue
+            rotation = (rd.rotation + turn) % 6
+            if fits(rotated_edges(rd.tile, rotation), facing_colours(board, cell)) is not None:
+                continue
+            board.place(cell, rd.tile, rotation)
+            numbers.add(rd.tile)
+            scene.readings.append((cell, replace(rd, rotation=rotation), np.asarray(px, np.float64)))
+            scene.shifts[cell] = scene.lattice.to_plane(work[None])[0] - np.asarray(cell) @ BASIS.T
+            scene.unreadable = [u for u in scene.unreadable if u[0] != cell]
+
+
+def _board_lender(scene: Scene, other: Scene) -> int | None:
+    """The turn (0..5) that carries read ``other``'s tile rotations into ``scene``'s, when
+    ``other`` agrees with ``scene`` on the board: at least :data:`BORROW_SHARED` tiles of
+    the same numbers, each lying in ``scene``'s cell of that number and turned alike
+    (lattices found in different looks may number their cells from another corner);
+    else ``None``."""
+    if other is scene or other.lattice is None:
+        return None
+    mine = {rd.tile: (c, rd.rotation) for c, rd, _px in scene.readings}
+    shared = [(mine[rd.tile], rd.rotation, px) for _c, rd, px in other.readings if rd.tile in mine]
+    if len(shared) < BORROW_SHARED:
+        return None
+    turns = {(rot - theirs) % 6 for (_c, rot), theirs, _px in shared}
+    work = (np.array([px for _m, _r, px in shared], np.float64) - scene.origin) * scene.work_scale
+    at = [tuple(int(v) for v in c) for c in scene.lattice.cell_at(work)]
+    if len(turns) != 1 or any(a != c for a, ((c, _rot), _t, _px) in zip(at, shared)):
+        return None
+    return turns.pop()
+
+
+def _borrow(scene: Scene, others: list) -> None:
+    """What other reads of the photo give surely and the kept read ``scene`` lacks joins
+    it: board tiles (:func:`_borrow_board`), then loose tiles (:func:`_borrow_loose`)."""
+    _borrow_board(scene, others)
+    _borrow_loose(scene, others)
 
 
 def _place_size(scene: Scene) -> float:
