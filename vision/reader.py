@@ -807,8 +807,11 @@ def _borrow_board(scene: Scene, others: list) -> None:
                 continue
             board.place(cell, rd.tile, rotation)
             numbers.add(rd.tile)
-            scene.readings.append((cell, replace(rd, rotation=rotation), np.asarray(px, np.float64)))
-            scene.shifts[cell] = scene.lattice.to_plane(work[None])[0] - np.asarray(cell) @ BASIS.T
+            # (new list and dict: a read's lists may be shared with the look it came from)
+            scene.readings = [*scene.readings, (cell, replace(rd, rotation=rotation),
+                                                np.asarray(px, np.float64))]
+            scene.shifts = {**scene.shifts,
+                            cell: scene.lattice.to_plane(work[None])[0] - np.asarray(cell) @ BASIS.T}
             scene.unreadable = [u for u in scene.unreadable if u[0] != cell]
 
 
