@@ -393,9 +393,9 @@ board the lattice's slant may not be the table's, and real-texture-18's lone til
 (128 px, blurred, on a light table), read right on a hexagon a fifth too small and
 a few degrees turned, showed none of its green bend there and 5 of 6 points on its
 blob's hexagon.  A second pose is a second chance for a face-down tile's back too, so
-it must show more: on hard and real-texture 0-99, of the off-lattice hexagons that
-missed a path, that one tile showed half of each path or more on its blob's hexagon,
-and the one back that showed a quarter showed no more than a third."""
+it must show more: on hard and real-texture 0-99 (the whole photo's looks), two
+off-lattice hexagons missed a path and showed a quarter of every path on their blob's
+hexagon, that tile and a back on hard-51, which showed no more than a third."""
 
 
 def face_up_items(full: np.ndarray, S: np.ndarray, lat_full: Lattice, model: colours.ColourModel,
@@ -421,12 +421,13 @@ def face_up_items(full: np.ndarray, S: np.ndarray, lat_full: Lattice, model: col
     up = faces.face_up(full, Hs, centres, placements, model)
     # a hexagon found off the lattice that misses its paths is looked at once more, on the
     # hexagon fitted to its blob (see OWN_SHOWN)
-    again = [k for k, (hx, _item) in enumerate(found, start=len(cells))
+    again = [(k, hx) for k, (hx, _item) in enumerate(found, start=len(cells))
              if not up[k] and hx.own is not None]
     if again:
-        own = np.array([S @ found[k - len(cells)][0].own for k in again])
-        up[again] = faces.face_up(full, own, np.zeros((len(again), 2)),
-                                  [placements[k] for k in again], model, least=OWN_SHOWN)
+        rows = [k for k, _hx in again]
+        up[rows] = faces.face_up(full, np.array([S @ hx.own for _k, hx in again]),
+                                 np.zeros((len(rows), 2)), [placements[k] for k in rows],
+                                 model, least=OWN_SHOWN)
     return [it for it, ok in zip(items, up) if ok]
 
 

@@ -503,10 +503,14 @@ def _cell_size(scene: Scene, cells: np.ndarray) -> float:
     return lattice.median_cell_size(scene.lattice, read if len(read) else cells)
 
 
+def _to_work(scene: Scene, px: Any) -> np.ndarray:
+    """Original-photo pixels ``px`` (..., 2) as pixels of the read's work image."""
+    return (np.asarray(px, np.float64) - scene.origin) * scene.work_scale
+
+
 def _loose_spots(scene: Scene) -> np.ndarray:
     """(M, 2) work pixels of a read's loose tiles."""
-    return np.array([(np.asarray(it["pixel"], np.float64) - scene.origin) * scene.work_scale
-                     for it in scene.loose]).reshape(-1, 2)
+    return _to_work(scene, np.reshape([it["pixel"] for it in scene.loose], (-1, 2)))
 
 
 def _like_around(scene: Scene, cells: np.ndarray) -> np.ndarray:
@@ -798,7 +802,7 @@ def _borrow_board(scene: Scene, others: list) -> None:
                     or rd.covered or rd.pushed
                     or any(np.hypot(*np.subtract(it["pixel"], px)) < size for it in scene.loose)):
                 continue
-            work = (np.asarray(px, np.float64) - scene.origin) * scene.work_scale
+            work = _to_work(scene, px)
             cell = tuple(int(v) for v in scene.lattice.cell_at(work)[0])
             if cell in board.tiles or board.tiles.keys().isdisjoint(neighbours(cell)):
                 continue
@@ -828,8 +832,8 @@ def _board_lender(scene: Scene, other: Scene) -> int | None:
     if len(shared) < BORROW_SHARED:
         return None
     turns = {(rot - theirs) % 6 for (_c, rot), theirs, _px in shared}
-    work = (np.array([px for _m, _r, px in shared], np.float64) - scene.origin) * scene.work_scale
-    at = [tuple(int(v) for v in c) for c in scene.lattice.cell_at(work)]
+    at = [tuple(int(v) for v in c)
+          for c in scene.lattice.cell_at(_to_work(scene, [px for _m, _r, px in shared]))]
     if len(turns) != 1 or any(a != c for a, ((c, _rot), _t, _px) in zip(at, shared)):
         return None
     return turns.pop()
