@@ -726,9 +726,10 @@ def _borrow_loose(scene: Scene, others: list) -> None:
     reads the board better (real-texture-9: the crop read the board and one loose tile,
     the whole photo the board and another; hard and real-texture 0-119: 7 loose tiles
     more, none invented).  A read lends its loose tiles only when it agrees with the kept
-    read (:func:`_lenders`).  A loose tile read so surely also replaces an unreadable cell
-    of the kept read that touches none of its board tiles: that cell was the tile, too
-    poor to read in the kept look (hard-25's tile 14)."""
+    read (:func:`_lenders`); such a read also overrules a loose tile the kept read gave
+    unsurely (:func:`_overrule_unsure`).  A loose tile read so surely also replaces an
+    unreadable cell of the kept read that touches none of its board tiles: that cell was
+    the tile, too poor to read in the kept look (hard-25's tile 14)."""
     if not others or scene.lattice is None:
         return
     size = _place_size(scene)
@@ -871,7 +872,7 @@ def _lenders(scene: Scene, others: list, size: float) -> list:
     agrees as well as one of all of it: hard-94's crop read 16 of its 44 tiles and a
     loose tile at 1.0).  Tiles scattered with no board agree by their loose tiles instead
     (:data:`LOOSE_AGREEING`, none of them naming another number where the kept read has
-    a tile): each look reads its own share of scattered tiles (scattered scene 36, seven
+    a tile read surely, :data:`BORROWED_CONFIDENCE`): each look reads its own share of scattered tiles (scattered scene 36, seven
     tiles on a check cloth: the crop's kept look read six, another of its looks, agreeing
     on five of those, read the seventh surely).  The check against other numbers applies
     to the board's lenders too (:func:`_named_otherwise`)."""
@@ -904,9 +905,8 @@ def _overrule_unsure(scene: Scene, lenders: list, others: list, size: float) -> 
     confidence or more, when the lenders give one such number there, it is not in the kept
     read yet, and no read of ``others`` gives the kept number there as surely.
 
-    The kept read is the best read of the board, not of every loose tile: real-texture-53's
-    kept read gave loose tile 38 as 28 at 0.61, where a look that read the same board gave
-    38 at 0.999; scattered scene 18's gave tile 26 as 29 at 0.6, where four looks gave 26
+    The kept read is the best read of the board, not of every loose tile: scattered scene
+    18's gave tile 26, half hidden in a floral print, as 29 at 0.6, where four looks gave 26
     at 1.0.  A read that is not a lender does not overrule (real-texture-17: a look reading
     two loose tiles alone gave the kept read's tile 34, read at 0.52, as 23 at 0.999)."""
     numbers = {rd.tile for _c, rd, _px in scene.readings} | {it["tile"] for it in scene.loose}
