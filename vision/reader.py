@@ -740,7 +740,7 @@ def _borrow_loose(scene: Scene, others: list) -> None:
     taken = [np.asarray(px, np.float64) for _c, _rd, px in scene.readings]
     taken += [np.asarray(it["pixel"], np.float64) for it in scene.loose]
     on_board = {c for c, _rd, _px in scene.readings}
-    numbers = {rd.tile for _c, rd, _px in scene.readings} | {it["tile"] for it in scene.loose}
+    numbers = _numbers(scene)
     for other in lenders:
         for it in other.loose:
             at = np.asarray(it["pixel"], np.float64)
@@ -793,7 +793,7 @@ def _borrow_board(scene: Scene, others: list) -> None:
     if scene.lattice is None or not scene.readings or not others:
         return
     board = _board_of(scene.readings)
-    numbers = {rd.tile for _c, rd, _px in scene.readings} | {it["tile"] for it in scene.loose}
+    numbers = _numbers(scene)
     size = _place_size(scene)
     for other in others:
         turn = _board_lender(scene, other)
@@ -846,6 +846,11 @@ def _borrow(scene: Scene, others: list) -> None:
     it: board tiles (:func:`_borrow_board`), then loose tiles (:func:`_borrow_loose`)."""
     _borrow_board(scene, others)
     _borrow_loose(scene, others)
+
+
+def _numbers(scene: Scene) -> set[int]:
+    """The tile numbers a read gives, on the board and loose."""
+    return {rd.tile for _c, rd, _px in scene.readings} | {it["tile"] for it in scene.loose}
 
 
 def _place_size(scene: Scene) -> float:
@@ -909,19 +914,24 @@ def _overrule_unsure(scene: Scene, lenders: list, others: list, size: float) -> 
     18's gave tile 26, half hidden in a floral print, as 29 at 0.6, where four looks gave 26
     at 1.0.  A read that is not a lender does not overrule (real-texture-17: a look reading
     two loose tiles alone gave the kept read's tile 34, read at 0.52, as 23 at 0.999)."""
-    numbers = {rd.tile for _c, rd, _px in scene.readings} | {it["tile"] for it in scene.loose}
+    numbers = _numbers(scene)
     for k, mine in enumerate(scene.loose):
         if mine["confidence"] >= BORROWED_CONFIDENCE:
             continue
-        sure = [it for other in lenders for it in other.loose
-                if it["confidence"] >= BORROWED_CONFIDENCE and _same_place(it, mine, size)]
+        sure = _sure_at(lenders, mine, size)
         if (len({it["tile"] for it in sure}) != 1 or sure[0]["tile"] in numbers
-                or any(it["tile"] == mine["tile"] and it["confidence"] >= BORROWED_CONFIDENCE
-                       and _same_place(it, mine, size) for other in others for it in other.loose)):
+                or any(it["tile"] == mine["tile"] for it in _sure_at(others, mine, size))):
             continue
         numbers.discard(mine["tile"])
         scene.loose[k] = max(sure, key=lambda it: it["confidence"])
         numbers.add(scene.loose[k]["tile"])
+
+
+def _sure_at(reads: list, item: dict, size: float) -> list[dict]:
+    """The loose tiles ``reads`` give at ``item``'s place (:func:`_same_place`) at
+    :data:`BORROWED_CONFIDENCE` or more."""
+    return [it for other in reads for it in other.loose
+            if it["confidence"] >= BORROWED_CONFIDENCE and _same_place(it, item, size)]
 
 
 def _named_otherwise(item: dict, reads: list, size: float) -> bool:
