@@ -754,7 +754,7 @@ def _borrow_loose(scene: Scene, others: list) -> None:
                    for u, (cell, _rd, _px) in zip(under, scene.unreadable)):
                 continue  # (an unreadable cell of the board's is no loose tile)
             scene.unreadable = [u for u, near in zip(scene.unreadable, under) if not near]
-            scene.loose.append(it)
+            scene.loose = [*scene.loose, it]  # (a new list, as in _overrule_unsure)
             taken.append(at)
             numbers.add(it["tile"])
 
@@ -877,9 +877,9 @@ def _lenders(scene: Scene, others: list, size: float) -> list:
     agrees as well as one of all of it: hard-94's crop read 16 of its 44 tiles and a
     loose tile at 1.0).  Tiles scattered with no board agree by their loose tiles instead
     (:data:`LOOSE_AGREEING`, none of them naming another number where the kept read has
-    a tile read surely, :data:`BORROWED_CONFIDENCE`): each look reads its own share of scattered tiles (scattered scene 36, seven
-    tiles on a check cloth: the crop's kept look read six, another of its looks, agreeing
-    on five of those, read the seventh surely).  The check against other numbers applies
+    a tile read surely, :data:`BORROWED_CONFIDENCE`): each look reads its own share of
+    scattered tiles (scattered scene 36, seven tiles on a check cloth: the crop's kept look
+    read six, another of its looks, agreeing on five of those, read the seventh surely).  The check against other numbers applies
     to the board's lenders too (:func:`_named_otherwise`)."""
     board = {rd.tile for _c, rd, _px in scene.readings}
     if len(board) >= 3:
@@ -923,8 +923,10 @@ def _overrule_unsure(scene: Scene, lenders: list, others: list, size: float) -> 
                 or any(it["tile"] == mine["tile"] for it in _sure_at(others, mine, size))):
             continue
         numbers.discard(mine["tile"])
-        scene.loose[k] = max(sure, key=lambda it: it["confidence"])
-        numbers.add(scene.loose[k]["tile"])
+        best = max(sure, key=lambda it: it["confidence"])
+        # (a new list: a read's lists may be shared with the look it came from)
+        scene.loose = [*scene.loose[:k], best, *scene.loose[k + 1:]]
+        numbers.add(best["tile"])
 
 
 def _sure_at(reads: list, item: dict, size: float) -> list[dict]:
