@@ -74,6 +74,12 @@ def within(where: str) -> Iterator[None]:
         _WHERE.reset(token)
 
 
+def where() -> str:
+    """What the reads made now are made on ("whole", "crop", "framed", ...: see
+    :func:`within`)."""
+    return _WHERE.get()
+
+
 def note(look: str, seconds: float, scene: Any) -> None:
     """Add a look's read (``scene``: a ``reader.Scene``, or ``None``) to the log, if one
     is kept."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from contextlib import nullcontext
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
@@ -634,9 +635,44 @@ def _room_for_more(scene: Scene, box: tuple[int, int, int, int], photo: Photo) -
     return len(scene.lattice.cells_in(w, h, window=(x0, y0, x1, y1))) > n
 
 
+_CANDIDATES: ContextVar[list | None] = ContextVar("reader_candidates", default=None)
+"""While :func:`_analyse_looks` runs: every read its looks made on the way (each lattice
+tried, each refit), as (``looklog.where()``, read) pairs (:func:`_note_candidate`)."""
+
+
+def _note_candidate(scene: Scene) -> None:
+    """Add ``scene``, a read just made, to the reads :func:`_analyse_looks` made on the
+    way, when it gives loose tiles (the only thing taken from them)."""
+    seen = _CANDIDATES.get()
+    if seen is not None and scene.loose:
+        seen.append((looklog.where(), scene))
+
+
 def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
                    prior: search.Prior | None = None, first: Scene | None = None,
                    close_up: bool = True) -> Scene:
+    """Read a photo (:func:`_looks`); then loose tiles that reads made on the way give
+    surely join the kept read, as another look's would (:func:`_borrow_loose`).
+
+    Each look keeps one of the reads it makes (one per lattice tried, and per refit of
+    it): a read that loses on the board may have read a loose tile the kept one did not
+    (scattered tiles on a table, where each lattice reads its own share of them).  Only
+    the reads of this picture lend (not those of a crop or a framed copy: their pixels
+    are another picture's)."""
+    seen: list = []
+    token = _CANDIDATES.set(seen)
+    try:
+        scene = _looks(photo, source, profile, pitch_px, prior, first, close_up)
+    finally:
+        _CANDIDATES.reset(token)
+    here = looklog.where()
+    _borrow_loose(scene, [s for where, s in seen if where == here and s is not scene])
+    return scene
+
+
+def _looks(photo: Photo, source: Any, profile: Any, pitch_px: float | None,
+           prior: search.Prior | None = None, first: Scene | None = None,
+           close_up: bool = True) -> Scene:
     """Read a photo; look again in other ways while the read looks poor.
 
     The link image is first gated by the grey tile bodies (a coloured table is not a
@@ -875,7 +911,9 @@ def _lenders(scene: Scene, others: list, size: float) -> list:
     With a board of three or more in the kept read, a read lends when the board numbers
     the two share are :data:`AGREEING` of the smaller board (a read of part of the board
     agrees as well as one of all of it: hard-94's crop read 16 of its 44 tiles and a
-    loose tile at 1.0).  Tiles scattered with no board agree by their loose tiles instead
+    loose tile at 1.0).  Tiles scattered with no Tantrix (a board of two tiles at most, in
+    either read: a game's first tile, or scattered tiles two of which a lattice took for a
+    pair, scattered scene 19) agree by their loose tiles instead
     (:data:`LOOSE_AGREEING`, none of them naming another number where the kept read has
     a tile read surely, :data:`BORROWED_CONFIDENCE`): each look reads its own share of
     scattered tiles (scattered scene 36, seven tiles on a check cloth: the crop's kept look
@@ -889,12 +927,12 @@ def _lenders(scene: Scene, others: list, size: float) -> list:
             if len(theirs) >= 3 and len(board & theirs) >= AGREEING * min(len(board), len(theirs)):
                 lenders.append(other)
         return lenders
-    if board or len(scene.loose) < LOOSE_AGREEING:
+    if len(scene.loose) < LOOSE_AGREEING:
         return []
     lenders = []
     for other in others:
-        if other.readings:
-            continue
+        if len({rd.tile for _c, rd, _px in other.readings}) >= 3:
+            continue  # (a read holding a Tantrix is no table of scattered tiles)
         # (a tile the kept read gave unsurely is no evidence either way: the lender may
         # overrule it, :func:`_overrule_unsure`)
         met = [(mine["tile"] == it["tile"]) for it in other.loose for mine in scene.loose
@@ -1761,6 +1799,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         if again.readings:
             return again
     _dedupe_numbers(scene)
+    _note_candidate(scene)
     return scene
 
 
