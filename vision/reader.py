@@ -658,15 +658,18 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
     it): a read that loses on the board may have read a loose tile the kept one did not
     (scattered tiles on a table, where each lattice reads its own share of them).  Only
     the reads of this picture lend (not those of a crop or a framed copy: their pixels
-    are another picture's)."""
+    are another picture's), and only to a read holding no Tantrix: beside a board they
+    gained no tile on hard and real-texture 0-119 and invented two (hard-93,
+    real-texture-82)."""
     seen: list = []
     token = _CANDIDATES.set(seen)
     try:
         scene = _looks(photo, source, profile, pitch_px, prior, first, close_up)
     finally:
         _CANDIDATES.reset(token)
-    here = looklog.where()
-    _borrow_loose(scene, [s for where, s in seen if where == here and s is not scene])
+    if not loose.tantrix(c for c, _rd, _px in scene.readings):
+        here = looklog.where()
+        _borrow_loose(scene, [s for where, s in seen if where == here and s is not scene])
     return scene
 
 
