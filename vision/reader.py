@@ -667,7 +667,7 @@ def _analyse_looks(photo: Photo, source: Any, profile: Any, pitch_px: float | No
         scene = _looks(photo, source, profile, pitch_px, prior, first, close_up)
     finally:
         _CANDIDATES.reset(token)
-    if not loose.tantrix(c for c, _rd, _px in scene.readings):
+    if not second_look.has_tantrix(scene):
         here = looklog.where()
         _borrow_loose(scene, [s for where, s in seen if where == here and s is not scene])
     return scene
@@ -920,8 +920,9 @@ def _lenders(scene: Scene, others: list, size: float) -> list:
     (:data:`LOOSE_AGREEING`, none of them naming another number where the kept read has
     a tile read surely, :data:`BORROWED_CONFIDENCE`): each look reads its own share of
     scattered tiles (scattered scene 36, seven tiles on a check cloth: the crop's kept look
-    read six, another of its looks, agreeing on five of those, read the seventh surely).  The check against other numbers applies
-    to the board's lenders too (:func:`_named_otherwise`)."""
+    read six, another of its looks, agreeing on five of those, read the seventh surely).
+    The check against other numbers applies to the board's lenders too
+    (:func:`_named_otherwise`)."""
     board = {rd.tile for _c, rd, _px in scene.readings}
     if len(board) >= 3:
         lenders = []
@@ -934,7 +935,7 @@ def _lenders(scene: Scene, others: list, size: float) -> list:
         return []
     lenders = []
     for other in others:
-        if len({rd.tile for _c, rd, _px in other.readings}) >= 3:
+        if second_look.has_tantrix(other):
             continue  # (a read holding a Tantrix is no table of scattered tiles)
         # (a tile the kept read gave unsurely is no evidence either way: the lender may
         # overrule it, :func:`_overrule_unsure`)
