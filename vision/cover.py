@@ -80,6 +80,13 @@ LIKE_END = 15.0
 """Lab distance within which a flank sample has the colour of the link end beside it:
 one colour over both, wider than a link, is a hand's or an object's."""
 
+LIKE_END_SHARE = 0.5
+"""... or lies within :data:`LIKE_END` of the line from the bodies' colour to the link
+end's, at least this share of the way to the end: a finger's blurred side across the
+flank mixes its skin with the body (real-texture-46's tile 20: a flank of L 136 beside a
+skin-lit end of L 188, same hue, two-thirds of the way from the body's colour).  A
+link's own colour does not spill so far past its width."""
+
 FLANK_TINT = 8.0
 """Chroma (Lab a/b distance from the bodies' hue) a flank needs to be taken for a hand or
 an object rather than glare."""
@@ -98,7 +105,13 @@ def covered_edges(ends: np.ndarray, flanks: np.ndarray, body: np.ndarray) -> np.
     # cleared elsewhere); a light grey object over an edge shows no link anyway
     tinted = np.linalg.norm(flanks[..., 1:] - body[1:], axis=-1) > FLANK_TINT
     like_end = np.linalg.norm(flanks - ends[..., None, :], axis=-1) < LIKE_END
-    return (off_body & tinted & like_end).any(-1)
+    # (or a mix of the end's colour and the body's, mostly the end's)
+    d = (ends - body)[..., None, :]
+    f = flanks - body
+    share = (f * d).sum(-1) / np.maximum((d * d).sum(-1), 1e-6)
+    mixed = (share >= LIKE_END_SHARE) & (np.linalg.norm(f - np.clip(share, 0.0, 1.0)[..., None] * d,
+                                                        axis=-1) < LIKE_END)
+    return (off_body & tinted & (like_end | mixed)).any(-1)
 
 
 UNSEEN = 0.15
