@@ -114,6 +114,16 @@ def test_a_colour_running_past_the_link_into_a_flank_is_a_cover():
     assert cover.covered_edges(*_edge(orange, orange, BODY), BODY).all()
 
 
+def test_a_finger_side_blurred_into_the_body_across_a_flank_is_a_cover():
+    # the finger's edge crosses the flank sample: two-thirds skin, a third body (as
+    # real-texture-46's tile 20), darker than the end but the same hue
+    side = BODY + 0.68 * (SKIN - BODY)
+    assert cover.covered_edges(*_edge(SKIN, BODY, side), BODY).all()
+    # a flank mostly body, with only a little of the end's colour, is a link's soft rim
+    rim = BODY + 0.3 * (SKIN - BODY)
+    assert not cover.covered_edges(*_edge(SKIN, BODY, rim), BODY).any()
+
+
 def test_glare_over_an_edge_is_not_a_cover():
     # glare is the lamp's colour over link and body alike: near the body's hue
     glare = _lab(88, 1, 2)
