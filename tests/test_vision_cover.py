@@ -118,10 +118,12 @@ def test_a_finger_side_blurred_into_the_body_across_a_flank_is_a_cover():
     # the finger's edge crosses the flank sample: two-thirds skin, a third body (as
     # real-texture-46's tile 20), darker than the end but the same hue
     side = BODY + 0.68 * (SKIN - BODY)
-    assert cover.covered_edges(*_edge(SKIN, BODY, side), BODY).all()
+    assert cover.covered_edges(*_edge(SKIN, BODY, side), BODY, mixed=True).all()
+    # (asked for only on cells that read no tile without it)
+    assert not cover.covered_edges(*_edge(SKIN, BODY, side), BODY).any()
     # a flank mostly body, with only a little of the end's colour, is a link's soft rim
     rim = BODY + 0.3 * (SKIN - BODY)
-    assert not cover.covered_edges(*_edge(SKIN, BODY, rim), BODY).any()
+    assert not cover.covered_edges(*_edge(SKIN, BODY, rim), BODY, mixed=True).any()
 
 
 def test_glare_over_an_edge_is_not_a_cover():
@@ -306,7 +308,7 @@ def test_a_neighbours_colour_fills_a_hidden_edge_only_beside_a_board():
     def read(keep):
         # (the hidden edges' flanks show the cover; no link paths: cells too small)
         return _read_through_cover(keep, bad, np.array([cell]), logp,
-                                   lambda rows: cover.hidden_edges(logp[rows]),
+                                   lambda rows, _mixed: cover.hidden_edges(logp[rows]),
                                    lambda rows, placed: np.ones((len(placed), 3)), lambda: 0.0)
 
     keep, left = read([holder])

@@ -85,33 +85,39 @@ LIKE_END_SHARE = 0.5
 end's, at least this share of the way to the end: a finger's blurred side across the
 flank mixes its skin with the body (real-texture-46's tile 20: a flank of L 136 beside a
 skin-lit end of L 188, same hue, two-thirds of the way from the body's colour).  A
-link's own colour does not spill so far past its width."""
+link's own colour does not spill so far past its width.  Asked for only on cells that
+read no tile without it (``covered_edges(mixed=True)``, see
+``reader._read_through_cover``): it also flags edges beside a cover that the cell reads
+well without."""
 
 FLANK_TINT = 8.0
 """Chroma (Lab a/b distance from the bodies' hue) a flank needs to be taken for a hand or
 an object rather than glare."""
 
 
-def covered_edges(ends: np.ndarray, flanks: np.ndarray, body: np.ndarray) -> np.ndarray:
+def covered_edges(ends: np.ndarray, flanks: np.ndarray, body: np.ndarray,
+                  mixed: bool = False) -> np.ndarray:
     """Edges a hand or an object lies over, (N, 6) bool.
 
     ``ends``: (N, 6, 3) Lab of each edge's link end; ``flanks``: (N, 6, 2, 3) Lab on
     either side of it (``sampling.flank_cells``); ``body``: Lab (3,) of the tile bodies.
     On a tile a link's flanks are body whatever its colour; a skin-coloured finger or an
     orange pen over the edge reads as a confident link colour, but its colour runs on
-    past the link's width into a flank."""
+    past the link's width into a flank.  ``mixed``: a flank that mixes the end's colour
+    with the body's (:data:`LIKE_END_SHARE`) counts too."""
     off_body = np.linalg.norm(flanks - body, axis=-1) > NOT_BODY
     # glare is the lamp's colour, near the body's hue: a veiled edge is no cover (it is
     # cleared elsewhere); a light grey object over an edge shows no link anyway
     tinted = np.linalg.norm(flanks[..., 1:] - body[1:], axis=-1) > FLANK_TINT
     like_end = np.linalg.norm(flanks - ends[..., None, :], axis=-1) < LIKE_END
-    # (or a mix of the end's colour and the body's, mostly the end's)
+    if not mixed:
+        return (off_body & tinted & like_end).any(-1)
     d = (ends - body)[..., None, :]
     f = flanks - body
     share = (f * d).sum(-1) / np.maximum((d * d).sum(-1), 1e-6)
-    mixed = (share >= LIKE_END_SHARE) & (np.linalg.norm(f - np.clip(share, 0.0, 1.0)[..., None] * d,
-                                                        axis=-1) < LIKE_END)
-    return (off_body & tinted & (like_end | mixed)).any(-1)
+    mix = (share >= LIKE_END_SHARE) & (np.linalg.norm(f - np.clip(share, 0.0, 1.0)[..., None] * d,
+                                                      axis=-1) < LIKE_END)
+    return (off_body & tinted & (like_end | mix)).any(-1)
 
 
 UNSEEN = 0.15

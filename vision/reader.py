@@ -1726,8 +1726,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         keep, bad = _held_by_neighbours(keep, [it for it in bad if it[0] not in held], body_of)
         keep, bad = _read_through_cover(
             keep, bad, occ, logp[:len(occ)],
-            lambda rows: _flank_covered(full, lat_full, occ[rows], shifts[rows],
-                                        occ[strong], shifts[strong]),
+            lambda rows, mixed: _flank_covered(full, lat_full, occ[rows], shifts[rows],
+                                               occ[strong], shifts[strong], mixed),
             lambda rows, pl: faces.link_shares(full, lat_full.H, occ[rows] @ BASIS.T + shifts[rows],
                                                pl, model, least_sure=cover.SHOWN),
             lambda: lattice.median_cell_size(lat_full, occ))
@@ -2165,14 +2165,15 @@ def _held_by_neighbours(keep: list, bad: list, body: dict,
 
 
 def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray,
-                        covered: Callable[[np.ndarray], np.ndarray],
+                        covered: Callable[[np.ndarray, bool], np.ndarray],
                         shares: Callable[[np.ndarray, list], np.ndarray],
                         size: Callable[[], float]) -> tuple[list, list]:
     """Cells of ``bad`` beside a tile read that a hand or an object covers in part, read
     from the edges that still show (:func:`cover.read_shown`) when those leave one tile.
     ``logp`` (N, 6, 5) are the edge log-probabilities of the cells of ``occ``;
-    ``covered(rows)``: (len(rows), 6) bool, the edges of those cells of ``occ`` whose
-    flanks show a cover (:func:`_flank_covered`), hidden too.  hard and real-texture
+    ``covered(rows, mixed)``: (len(rows), 6) bool, the edges of those cells of ``occ`` whose
+    flanks show a cover (:func:`_flank_covered`; ``mixed``: a finger's blurred side too, asked
+    for only on cells still unread), hidden too.  hard and real-texture
     0-199 with those: 3 tiles more read right and 3 fewer read wrong; three tiles read
     before through a finger taken for a link are now unreadable (hard-119, -147,
     real-texture-52).  A hidden edge under a cover that a tile read beside the cell faces
@@ -2194,8 +2195,32 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     rows = np.array([row[it[0]] for it in near])
     # (a finger or a coloured object can read as a confident link colour: its colour
     # running on over the link's flanks gives it away)
-    flanked = covered(rows)
-    hidden = cover.hidden_edges(logp[rows]) | flanked
+    read = _shown_reads(keep, near, logp[rows], covered(rows, False),
+                        lambda i, pl: shares(np.full(len(pl), rows[i]), pl), size)
+    # (a finger's side blurred across a flank, counted as a cover only for cells still
+    # unread: it also flags edges beside a cover that the cell reads well without, and
+    # one more edge hidden may leave more than one tile, real-texture-78's tile 10)
+    left = [j for j, it in enumerate(near) if it[0] not in read]
+    if left:
+        strict, mixed = covered(rows[left], False), covered(rows[left], True)
+        again = [j for j, k in zip(left, (mixed != strict).any(1)) if k]
+        if again:
+            rows2 = rows[again]
+            more = _shown_reads(keep + list(read.values()), [near[j] for j in again], logp[rows2],
+                                mixed[[left.index(j) for j in again]],
+                                lambda i, pl: shares(np.full(len(pl), rows2[i]), pl), size)
+            read.update(more)
+    return keep + list(read.values()), [it for it in bad if it[0] not in read]
+
+
+def _shown_reads(keep: list, near: list, logp: np.ndarray, flanked: np.ndarray,
+                 shares: Callable[[int, list], np.ndarray], size: Callable[[], float]) -> dict:
+    """:func:`_read_through_cover`'s reading of the cells ``near`` (items beside a tile of
+    ``keep``), with edge log-probabilities ``logp`` (M, 6, 5) and the edges ``flanked``
+    (M, 6) bool whose flanks show a cover; ``shares(i, placed)``: the path shares of the
+    placed tiles on cell ``near[i]``.  Returns {cell: item} of the cells read."""
+    hidden = cover.hidden_edges(logp) | flanked
+    kept = {cell for cell, _rd, _px in keep}
     # (a neighbour's colour is taken only across an edge a cover lies over: an edge that
     # is merely faint may belong to no tile, as on a patch of cloth beside the board)
     # (the neighbours' colours and the link paths read a cell only beside a tile that
@@ -2211,18 +2236,18 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
         facing = np.array([[-1 if f is None else colours.CLASSES.index(f)
                             for f in facing_colours(board, it[0])] for it in near])
         facing = np.where(flanked & anchored[:, None], facing, -1)
-    shown = cover.read_shown(logp[rows], hidden, {rd.tile for _c, rd, _px in keep}, facing)
+    shown = cover.read_shown(logp, hidden, {rd.tile for _c, rd, _px in keep}, facing)
     read = {it[0]: (it[0], rd, it[2]) for it, rd in zip(near, shown) if rd is not None}
     left = [j for j, rd in enumerate(shown) if rd is None and anchored[j]]
     if left and size() >= faces.PATH_LEAST_SIZE:
         taken = {rd.tile for _c, rd, _px in keep} | {it[1].tile for it in read.values()}
-        picks = cover.settle_by_paths(logp[rows[left]], hidden[left], taken, facing[left], flanked[left],
-                                      lambda i, pl: shares(np.full(len(pl), rows[left[i]]), pl))
+        picks = cover.settle_by_paths(logp[left], hidden[left], taken, facing[left], flanked[left],
+                                      lambda i, pl: shares(left[i], pl))
         for j, rd in zip(left, picks):
             if rd is not None and rd.tile not in taken:
                 taken.add(rd.tile)
                 read[near[j][0]] = (near[j][0], rd, near[j][2])
-    return keep + list(read.values()), [it for it in bad if it[0] not in read]
+    return read
 
 
 def _doubt_unseen_link(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
@@ -2242,14 +2267,14 @@ def _doubt_unseen_link(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
 
 
 def _flank_covered(full: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray,
-                   clear: np.ndarray, clear_shifts: np.ndarray) -> np.ndarray:
+                   clear: np.ndarray, clear_shifts: np.ndarray, mixed: bool = False) -> np.ndarray:
     """(N, 6) bool: edges of ``cells`` (N, 2) at plane ``shifts`` whose flanks show a hand
     or an object (:func:`cover.covered_edges`) on the photo ``full`` that ``lat`` maps;
     the ``clear`` cells at ``clear_shifts`` give the tile bodies' colour (none: no edge)."""
     if len(clear) == 0:
         return np.zeros((len(cells), 6), bool)
     ends, flanks = sampling.flank_cells(full, lat, cells, shifts)
-    return cover.covered_edges(ends, flanks, sampling.body_lab(full, lat, clear, clear_shifts))
+    return cover.covered_edges(ends, flanks, sampling.body_lab(full, lat, clear, clear_shifts), mixed)
 
 
 def _plausible_unreadable(bad: list, good: list) -> list:
