@@ -2195,15 +2195,16 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     rows = np.array([row[it[0]] for it in near])
     # (a finger or a coloured object can read as a confident link colour: its colour
     # running on over the link's flanks gives it away)
-    read = _shown_reads(keep, near, logp[rows], covered(rows, False),
+    strict = covered(rows, False)
+    read = _shown_reads(keep, near, logp[rows], strict,
                         lambda i, pl: shares(np.full(len(pl), rows[i]), pl), size)
     # (a finger's side blurred across a flank, counted as a cover only for cells still
     # unread: it also flags edges beside a cover that the cell reads well without, and
     # one more edge hidden may leave more than one tile, real-texture-78's tile 10)
     left = [j for j, it in enumerate(near) if it[0] not in read]
     if left:
-        strict, mixed = covered(rows[left], False), covered(rows[left], True)
-        again = [j for j, k in zip(left, (mixed != strict).any(1)) if k]
+        mixed = covered(rows[left], True)
+        again = [j for j, k in zip(left, (mixed != strict[left]).any(1)) if k]
         if again:
             rows2 = rows[again]
             more = _shown_reads(keep + list(read.values()), [near[j] for j in again], logp[rows2],
@@ -2270,7 +2271,8 @@ def _flank_covered(full: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np
                    clear: np.ndarray, clear_shifts: np.ndarray, mixed: bool = False) -> np.ndarray:
     """(N, 6) bool: edges of ``cells`` (N, 2) at plane ``shifts`` whose flanks show a hand
     or an object (:func:`cover.covered_edges`) on the photo ``full`` that ``lat`` maps;
-    the ``clear`` cells at ``clear_shifts`` give the tile bodies' colour (none: no edge)."""
+    the ``clear`` cells at ``clear_shifts`` give the tile bodies' colour (none: no edge);
+    ``mixed``: a flank mixing the link end's colour with the body's counts too."""
     if len(clear) == 0:
         return np.zeros((len(cells), 6), bool)
     ends, flanks = sampling.flank_cells(full, lat, cells, shifts)
