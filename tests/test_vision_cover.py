@@ -308,7 +308,7 @@ def test_a_neighbours_colour_fills_a_hidden_edge_only_beside_a_board():
     def read(keep):
         # (the hidden edges' flanks show the cover; no link paths: cells too small)
         return _read_through_cover(keep, bad, np.array([cell]), logp,
-                                   lambda rows, _mixed: cover.hidden_edges(logp[rows]),
+                                   lambda rows: (cover.hidden_edges(logp[rows]),) * 2,
                                    lambda rows, placed: np.ones((len(placed), 3)), lambda: 0.0)
 
     keep, left = read([holder])

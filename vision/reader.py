@@ -1726,8 +1726,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         keep, bad = _held_by_neighbours(keep, [it for it in bad if it[0] not in held], body_of)
         keep, bad = _read_through_cover(
             keep, bad, occ, logp[:len(occ)],
-            lambda rows, mixed: _flank_covered(full, lat_full, occ[rows], shifts[rows],
-                                               occ[strong], shifts[strong], mixed),
+            lambda rows: _flank_covered(full, lat_full, occ[rows], shifts[rows],
+                                        occ[strong], shifts[strong]),
             lambda rows, pl: faces.link_shares(full, lat_full.H, occ[rows] @ BASIS.T + shifts[rows],
                                                pl, model, least_sure=cover.SHOWN),
             lambda: lattice.median_cell_size(lat_full, occ))
@@ -2165,15 +2165,16 @@ def _held_by_neighbours(keep: list, bad: list, body: dict,
 
 
 def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray,
-                        covered: Callable[[np.ndarray, bool], np.ndarray],
+                        covered: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
                         shares: Callable[[np.ndarray, list], np.ndarray],
                         size: Callable[[], float]) -> tuple[list, list]:
     """Cells of ``bad`` beside a tile read that a hand or an object covers in part, read
     from the edges that still show (:func:`cover.read_shown`) when those leave one tile.
     ``logp`` (N, 6, 5) are the edge log-probabilities of the cells of ``occ``;
-    ``covered(rows, mixed)``: (len(rows), 6) bool, the edges of those cells of ``occ`` whose
-    flanks show a cover (:func:`_flank_covered`; ``mixed``: a finger's blurred side too, asked
-    for only on cells still unread), hidden too.  hard and real-texture
+    ``covered(rows)``: two (len(rows), 6) bool, the edges of those cells of ``occ`` whose
+    flanks show a cover, and those whose flanks show one or a finger's blurred side
+    (:func:`_flank_covered`; the second is used only on cells the first leaves unread),
+    hidden too.  hard and real-texture
     0-199 with those: 3 tiles more read right and 3 fewer read wrong; three tiles read
     before through a finger taken for a link are now unreadable (hard-119, -147,
     real-texture-52).  A hidden edge under a cover that a tile read beside the cell faces
@@ -2195,22 +2196,18 @@ def _read_through_cover(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
     rows = np.array([row[it[0]] for it in near])
     # (a finger or a coloured object can read as a confident link colour: its colour
     # running on over the link's flanks gives it away)
-    strict = covered(rows, False)
+    strict, mixed = covered(rows)
     read = _shown_reads(keep, near, logp[rows], strict,
                         lambda i, pl: shares(np.full(len(pl), rows[i]), pl), size)
     # (a finger's side blurred across a flank, counted as a cover only for cells still
     # unread: it also flags edges beside a cover that the cell reads well without, and
     # one more edge hidden may leave more than one tile, real-texture-78's tile 10)
-    left = [j for j, it in enumerate(near) if it[0] not in read]
-    if left:
-        mixed = covered(rows[left], True)
-        again = [j for j, k in zip(left, (mixed != strict[left]).any(1)) if k]
-        if again:
-            rows2 = rows[again]
-            more = _shown_reads(keep + list(read.values()), [near[j] for j in again], logp[rows2],
-                                mixed[[left.index(j) for j in again]],
-                                lambda i, pl: shares(np.full(len(pl), rows2[i]), pl), size)
-            read.update(more)
+    again = [j for j, it in enumerate(near) if it[0] not in read and (mixed[j] != strict[j]).any()]
+    if again:
+        more = _shown_reads(keep + list(read.values()), [near[j] for j in again], logp[rows[again]],
+                            mixed[again], lambda i, pl: shares(np.full(len(pl), rows[again[i]]), pl),
+                            size)
+        read.update(more)
     return keep + list(read.values()), [it for it in bad if it[0] not in read]
 
 
@@ -2268,15 +2265,19 @@ def _doubt_unseen_link(keep: list, bad: list, occ: np.ndarray, logp: np.ndarray
 
 
 def _flank_covered(full: np.ndarray, lat: Lattice, cells: np.ndarray, shifts: np.ndarray,
-                   clear: np.ndarray, clear_shifts: np.ndarray, mixed: bool = False) -> np.ndarray:
-    """(N, 6) bool: edges of ``cells`` (N, 2) at plane ``shifts`` whose flanks show a hand
-    or an object (:func:`cover.covered_edges`) on the photo ``full`` that ``lat`` maps;
-    the ``clear`` cells at ``clear_shifts`` give the tile bodies' colour (none: no edge);
-    ``mixed``: a flank mixing the link end's colour with the body's counts too."""
+                   clear: np.ndarray, clear_shifts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two (N, 6) bool: edges of ``cells`` (N, 2) at plane ``shifts`` whose flanks show a
+    hand or an object (:func:`cover.covered_edges`) on the photo ``full`` that ``lat``
+    maps, and those whose flanks show one or mix the link end's colour with the body's
+    (``mixed=True``), judged on the same samples; the ``clear`` cells at
+    ``clear_shifts`` give the tile bodies' colour (none: no edge)."""
     if len(clear) == 0:
-        return np.zeros((len(cells), 6), bool)
+        none = np.zeros((len(cells), 6), bool)
+        return none, none
     ends, flanks = sampling.flank_cells(full, lat, cells, shifts)
-    return cover.covered_edges(ends, flanks, sampling.body_lab(full, lat, clear, clear_shifts), mixed)
+    body = sampling.body_lab(full, lat, clear, clear_shifts)
+    return (cover.covered_edges(ends, flanks, body),
+            cover.covered_edges(ends, flanks, body, mixed=True))
 
 
 def _plausible_unreadable(bad: list, good: list) -> list:
