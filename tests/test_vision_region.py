@@ -213,3 +213,43 @@ def test_a_frame_that_only_follows_reads_no_crop(far_dim):
         _scene, board = reader.read(image, None, prior)
     assert log and all(look.where == "whole" for look in log)
     assert not following.followed and len(board) == 0
+
+
+def test_a_read_giving_the_same_tiles_and_more_holds_a_lattice_scoring_a_little_less():
+    # hard-10's case: the crop's read of all seven tiles, on a lattice scoring 5.10, lost
+    # to the whole photo's read of four of them, which earned 5.27
+    from vision import second_look
+    from vision.identify import Reading
+    from vision.lattice import Lattice, BASIS
+    blank = np.zeros((8, 8, 3), np.uint8)
+    H = np.diag([40.0, 40.0, 1.0])
+
+    def scene(score, tiles, unread=0):
+        lat = Lattice(H, score=score)
+        read = [((q, 0), Reading(tile=t, rotation=r, confidence=1.0, fit=0.95),
+                 40.0 * (BASIS @ np.array([q, 0.0])) + shift) for q, t, r, shift in tiles]
+        return reader.Scene(None, blank, 1.0, lattice=lat, readings=read,
+                            unreadable=[((9, q), None, np.zeros(2)) for q in range(unread)])
+    four = [(q, 10 + q, q % 6, np.zeros(2)) for q in range(4)]
+    more = four + [(4, 20, 1, np.zeros(2)), (5, 21, 2, np.zeros(2))]
+    whole = scene(9.0, four, unread=3)
+    assert second_look.earned(whole) == 7.0
+    assert second_look.better(scene(0.9 * 7.0, more), whole)
+    # under HOLDS_SHARE of what the other earned, the search's score still decides
+    assert not second_look.better(scene(0.7 * 7.0, more), whole)
+    # one tile turned otherwise, or read over half a cell away: not the same tiles
+    turned = [(q, t, (r + 1) % 6 if q == 0 else r, s) for q, t, r, s in more]
+    assert not second_look.better(scene(0.9 * 7.0, turned), whole)
+    moved = [(q, t, r, np.array([0.6 * second_look.cell_size(whole), 0.0]) if q == 0 else s) for q, t, r, s in more]
+    assert not second_look.better(scene(0.9 * 7.0, moved), whole)
+    # nor does a read that leaves more cells unread
+    assert not second_look.better(scene(0.9 * 7.0, more, unread=4), whole)
+
+
+def test_a_board_a_third_under_hands_is_read_whole_on_its_crop(bench_scene):
+    # hard-10: seven tiles on a black cloth at 30-50° tilt, three of them about a third
+    # under hands.  The crop's body-grey look reads all seven; the whole photo's looks
+    # read four.  (reads_more_of_the_same lets the crop's read win.)
+    path, truth, expected = bench_scene("hard", 10)
+    board = reader.read_photo(cv2.imread(str(path)))
+    assert best_alignment(expected, board)[2] == len(expected) == len(board.tiles) == 7
