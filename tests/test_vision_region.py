@@ -224,9 +224,10 @@ def test_a_read_giving_the_same_tiles_and_more_holds_a_lattice_scoring_a_little_
     blank = np.zeros((8, 8, 3), np.uint8)
     H = np.diag([40.0, 40.0, 1.0])
 
-    def scene(score, tiles, unread=0):
+    def scene(score, tiles, unread=0, added_fit=0.95):
         lat = Lattice(H, score=score)
-        read = [((q, 0), Reading(tile=t, rotation=r, confidence=1.0, fit=0.95),
+        read = [((q, 0), Reading(tile=t, rotation=r, confidence=1.0,
+                                 fit=0.95 if t < 20 else added_fit),
                  40.0 * (BASIS @ np.array([q, 0.0])) + shift) for q, t, r, shift in tiles]
         return reader.Scene(None, blank, 1.0, lattice=lat, readings=read,
                             unreadable=[((9, q), None, np.zeros(2)) for q in range(unread)])
@@ -244,6 +245,10 @@ def test_a_read_giving_the_same_tiles_and_more_holds_a_lattice_scoring_a_little_
     assert not second_look.better(scene(0.9 * 7.0, moved), whole)
     # nor does a read that leaves more cells unread
     assert not second_look.better(scene(0.9 * 7.0, more, unread=4), whole)
+    # nor one whose added tiles fit clearly worse than the tiles both give (hard-59: a
+    # cell of a confetti cloth read as a tile at fit 0.73)
+    assert second_look.better(scene(0.9 * 7.0, more, added_fit=0.86), whole)
+    assert not second_look.better(scene(0.9 * 7.0, more, added_fit=0.84), whole)
 
 
 def test_a_board_a_third_under_hands_is_read_whole_on_its_crop(bench_scene):
