@@ -66,15 +66,17 @@ def test_tiles_under_fingers_are_read_from_the_edges_that_show(bench_scene):
     # real-texture-52: nine tiles on a striped cloth, a hand over four of them; tile 56
     # shows five edges, a finger over the sixth (before: unreadable).  Tile 52 has a
     # finger over two edges, one of which reads as a link colour: its flanks show the
-    # finger, so it is not given from that edge.  The two the hand hides more than half
-    # of are not given
+    # finger, so it is not given from that edge.  Of the two the hand hides more than
+    # half of, 54 (64 %) is not given; 55 (60 %), left out before session 114, is read
+    # right from the edges that show on the board's crop, whose read now wins
+    # (second_look.reads_more_of_the_same)
     path, truth, expected = bench_scene("real-texture", 52)
     read = read_photo(str(path))
     numbers = {p.tile for p in read.tiles.values()}
     assert 56 in numbers
     assert best_alignment(expected, read)[2] == len(read)       # none given wrong
     hidden = {o["tile"] for o in truth["occluded"] if o["fraction"] > 0.5}
-    assert hidden and not hidden & numbers
+    assert hidden == {54, 55} and hidden & numbers == {55}
 
 
 def test_tiles_under_a_coloured_object_are_read_from_the_edges_it_leaves(bench_scene):

@@ -150,15 +150,17 @@ def test_a_read_whose_tiles_fit_far_better_holds_a_lattice_scoring_a_little_less
     from vision.lattice import Lattice
     blank = np.zeros((8, 8, 3), np.uint8)
 
-    def scene(score: float, fits: list[float], doubtful: int = 0):
-        read = [((q, 0), Reading(tile=q + 1, rotation=0, confidence=1.0, fit=f), np.zeros(2))
+    def scene(score: float, fits: list[float], doubtful: int = 0, first: int = 1):
+        read = [((q, 0), Reading(tile=q + first, rotation=0, confidence=1.0, fit=f), np.zeros(2))
                 for q, f in enumerate(fits)]
         # (a loose tile and an unreadable cell beside, as hard-113's first read had)
         loose = [{"tile": 9, "rotation": 0, "confidence": 1.0, "pixel": [0.0, 0.0]}] * doubtful
         unread = [((q, 1), None, np.zeros(2)) for q in range(doubtful)]
         return reader.Scene(None, blank, 1.0, lattice=Lattice(np.eye(3), score=score),
                             readings=read, loose=loose, unreadable=unread)
-    poor = scene(2.18, [0.74, 0.72], doubtful=1)  # hard-113's sub-lattice: 2 cells, one wrong
+    # (hard-113's sub-lattice: 2 cells, one wrong; its tiles are not the true lattice's,
+    # which would hold as reading more of the same: second_look.reads_more_of_the_same)
+    poor = scene(2.18, [0.74, 0.72], doubtful=1, first=11)
     assert second_look.earned(poor) > 2.03
     clean = scene(2.03, [0.91, 0.97, 0.98])      # the true lattice: all three tiles
     assert second_look.better(clean, poor)

@@ -221,7 +221,8 @@ def _lattice_holds(other: Any, scene: Any) -> bool:
     ``other`` reading loose tiles only, against a read of no board tile or with no
     Tantrix in either: yes, its tiles were not read on its lattice)?
     Or nearly as much (:data:`HOLDS_SHARE`), when ``other``
-    reads as many tiles or more and they fit far better (:data:`FITS_FAR_BETTER`)?
+    reads as many tiles or more and they fit far better (:data:`FITS_FAR_BETTER`), or
+    gives ``scene``'s tiles and more (:func:`reads_more_of_the_same`)?
 
     The search scores a lattice on its cells' first reading, before the photo's colours
     are learnt; on a small board that score says little.  hard-113 (three tiles ~98 px
@@ -247,12 +248,12 @@ def _lattice_holds(other: Any, scene: Any) -> bool:
     bar = earned(scene)
     if other.lattice.score >= bar:
         return True
-    if reads_more_of_the_same(other, scene) and other.lattice.score >= HOLDS_SHARE * bar:
-        return True
+    if other.lattice.score < HOLDS_SHARE * bar:
+        return False
     # (``scene`` reads some tiles, so ``other``, reading as many, does too: both mean fits exist)
-    return (bool(scene.readings) and len(other.readings) >= len(scene.readings)
-            and mean_fit(other) >= mean_fit(scene) + FITS_FAR_BETTER
-            and other.lattice.score >= HOLDS_SHARE * bar)
+    return reads_more_of_the_same(other, scene) or (
+        bool(scene.readings) and len(other.readings) >= len(scene.readings)
+        and mean_fit(other) >= mean_fit(scene) + FITS_FAR_BETTER)
 
 
 SAME_TILE_REACH = 0.5
@@ -268,8 +269,8 @@ def reads_more_of_the_same(other: Any, scene: Any) -> bool:
 
     Its lattice then lies on ``scene``'s tiles as ``scene``'s does, so it needs only
     nearly the score ``scene``'s lattice earned (:data:`HOLDS_SHARE`): the search's score
-    is its cells' first reading, and a board partly under a hand scores about the same on
-    either.  hard-10, seven tiles on a black cloth, three of them a third covered: the
+    is its cells' first reading, before the photo's colours are learnt, and says little
+    between two lattices on the same tiles.  hard-10, seven tiles on a black cloth, three of them a third covered: the
     crop's body-grey look read all seven right on a lattice scoring 5.10 against the 5.27
     the whole photo's read of four earned; the tiles added fit 0.92 on average, against
     0.97.  (hard-59, a board on a confetti cloth: a read adding a cell of the cloth's dots
@@ -284,6 +285,7 @@ def reads_more_of_the_same(other: Any, scene: Any) -> bool:
             for _c, rd, px in scene.readings]
     if None in same:
         return False
+    same = set(same)
     added = [rd.fit for k, (_c, rd, _px) in enumerate(other.readings) if k not in same]
     return bool(added) and sum(added) / len(added) >= mean_fit(scene) - FITS_BETTER
 
