@@ -240,10 +240,14 @@ def test_a_read_giving_the_same_tiles_and_more_holds_a_lattice_scoring_a_little_
     assert second_look.better(scene(0.9 * 7.0, more), whole)
     # under HOLDS_SHARE of what the other earned, the search's score still decides
     assert not second_look.better(scene(0.7 * 7.0, more), whole)
-    # one tile turned otherwise, or read over half a cell away: not the same tiles
+    # (a lattice numbering its cells from another corner turns every tile alike)
+    assert second_look.better(scene(0.9 * 7.0, [(q, t, (r + 2) % 6, s) for q, t, r, s in more]),
+                              whole)
+    # one tile turned otherwise, or read in the next cell: not the same tiles
     turned = [(q, t, (r + 1) % 6 if q == 0 else r, s) for q, t, r, s in more]
     assert not second_look.better(scene(0.9 * 7.0, turned), whole)
-    moved = [(q, t, r, np.array([0.6 * second_look.cell_size(whole), 0.0]) if q == 0 else s) for q, t, r, s in more]
+    moved = [(q, t, r, 40.0 * (BASIS @ np.array([0.0, -1.0])) if q == 0 else s)
+             for q, t, r, s in more]
     assert not second_look.better(scene(0.9 * 7.0, moved), whole)
     # nor does a read that leaves more cells unread
     assert not second_look.better(scene(0.9 * 7.0, more, unread=4), whole)

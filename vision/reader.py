@@ -504,14 +504,9 @@ def _cell_size(scene: Scene, cells: np.ndarray) -> float:
     return lattice.median_cell_size(scene.lattice, read if len(read) else cells)
 
 
-def _to_work(scene: Scene, px: Any) -> np.ndarray:
-    """Original-photo pixels ``px`` (..., 2) as pixels of the read's work image."""
-    return (np.asarray(px, np.float64) - scene.origin) * scene.work_scale
-
-
 def _loose_spots(scene: Scene) -> np.ndarray:
     """(M, 2) work pixels of a read's loose tiles."""
-    return _to_work(scene, np.reshape([it["pixel"] for it in scene.loose], (-1, 2)))
+    return second_look.to_work(scene, np.reshape([it["pixel"] for it in scene.loose], (-1, 2)))
 
 
 def _like_around(scene: Scene, cells: np.ndarray) -> np.ndarray:
@@ -814,7 +809,7 @@ BORROWED_TILE = (0.99, 0.9)
 
 BORROW_SHARED = 2
 """Least board tiles the kept read and a lender must share, at cells and turns that one
-shift and one turn of the lattice carry into each other (:func:`_board_lender`)."""
+shift and one turn of the lattice carry into each other (``second_look.board_turn``)."""
 
 
 def _borrow_board(scene: Scene, others: list) -> None:
@@ -828,14 +823,14 @@ def _borrow_board(scene: Scene, others: list) -> None:
     table: real-texture-53's three-tile board on a striped cloth was read whole in two
     looks, each with 5 or more unread cells of stripes, and kept from a look that read two
     of its tiles.  A read lends only when it agrees with the kept read on the board
-    (:func:`_board_lender`)."""
+    (``second_look.board_turn``)."""
     if scene.lattice is None or not scene.readings or not others:
         return
     board = _board_of(scene.readings)
     numbers = _numbers(scene)
     size = _place_size(scene)
     for other in others:
-        turn = _board_lender(scene, other)
+        turn = second_look.board_turn(scene, other, BORROW_SHARED)
         if turn is None:
             continue
         for _c, rd, px in other.readings:
@@ -843,7 +838,7 @@ def _borrow_board(scene: Scene, others: list) -> None:
                     or rd.covered or rd.pushed
                     or any(np.hypot(*np.subtract(it["pixel"], px)) < size for it in scene.loose)):
                 continue
-            work = _to_work(scene, px)
+            work = second_look.to_work(scene, px)
             cell = tuple(int(v) for v in scene.lattice.cell_at(work)[0])
             if cell in board.tiles or board.tiles.keys().isdisjoint(neighbours(cell)):
                 continue
@@ -858,26 +853,6 @@ def _borrow_board(scene: Scene, others: list) -> None:
             scene.shifts = {**scene.shifts,
                             cell: scene.lattice.to_plane(work[None])[0] - np.asarray(cell) @ BASIS.T}
             scene.unreadable = [u for u in scene.unreadable if u[0] != cell]
-
-
-def _board_lender(scene: Scene, other: Scene) -> int | None:
-    """The turn (0..5) that carries read ``other``'s tile rotations into ``scene``'s, when
-    ``other`` agrees with ``scene`` on the board: at least :data:`BORROW_SHARED` tiles of
-    the same numbers, each lying in ``scene``'s cell of that number and turned alike
-    (lattices found in different looks may number their cells from another corner);
-    else ``None``."""
-    if other is scene or other.lattice is None:
-        return None
-    mine = {rd.tile: (c, rd.rotation) for c, rd, _px in scene.readings}
-    shared = [(mine[rd.tile], rd.rotation, px) for _c, rd, px in other.readings if rd.tile in mine]
-    if len(shared) < BORROW_SHARED:
-        return None
-    turns = {(rot - theirs) % 6 for (_c, rot), theirs, _px in shared}
-    at = [tuple(int(v) for v in c)
-          for c in scene.lattice.cell_at(_to_work(scene, [px for _m, _r, px in shared]))]
-    if len(turns) != 1 or any(a != c for a, ((c, _rot), _t, _px) in zip(at, shared)):
-        return None
-    return turns.pop()
 
 
 def _borrow(scene: Scene, others: list) -> None:

@@ -256,38 +256,54 @@ def _lattice_holds(other: Any, scene: Any) -> bool:
         and mean_fit(other) >= mean_fit(scene) + FITS_FAR_BETTER)
 
 
-SAME_TILE_REACH = 0.5
-"""Two reads give a tile at one place when they give it within this many times the cell
-size (centre to corner) of each other (:func:`reads_more_of_the_same`)."""
+def to_work(scene: Any, px: Any) -> np.ndarray:
+    """Original-photo pixels ``px`` (..., 2) as pixels of the read's work image."""
+    return (np.asarray(px, np.float64) - scene.origin) * scene.work_scale
+
+
+def board_turn(scene: Any, other: Any, least: int) -> int | None:
+    """The turn (0..5) that carries read ``other``'s tile rotations into ``scene``'s, when
+    ``other`` agrees with ``scene`` on the board: at least ``least`` (and one) tiles of the
+    same numbers, each lying in ``scene``'s cell of that number and turned alike
+    (lattices found in different looks may number their cells from another corner);
+    else ``None``."""
+    if other is scene or other.lattice is None or scene.lattice is None:
+        return None
+    mine = {rd.tile: (c, rd.rotation) for c, rd, _px in scene.readings}
+    shared = [(mine[rd.tile], rd.rotation, px) for _c, rd, px in other.readings if rd.tile in mine]
+    if len(shared) < max(least, 1):
+        return None
+    turns = {(rot - theirs) % 6 for (_c, rot), theirs, _px in shared}
+    at = [tuple(int(v) for v in c)
+          for c in scene.lattice.cell_at(to_work(scene, [px for _m, _r, px in shared]))]
+    if len(turns) != 1 or any(a != c for a, ((c, _rot), _t, _px) in zip(at, shared)):
+        return None
+    return turns.pop()
 
 
 def reads_more_of_the_same(other: Any, scene: Any) -> bool:
-    """Does read ``other`` give every board tile ``scene`` gives, the same number turned the
-    same way at the same place (:data:`SAME_TILE_REACH`), and more board tiles besides,
-    leaving no more cells unread, the tiles it adds fitting on average nearly as well as
-    ``scene``'s tiles (within :data:`FITS_BETTER`)?
+    """Does read ``other`` give every board tile ``scene`` gives, in its cell and turned
+    alike (:func:`board_turn`), and more board tiles besides, leaving no more cells
+    unread, the tiles it adds fitting on average nearly as well as ``scene``'s tiles
+    (within :data:`FITS_BETTER`)?
 
     Its lattice then lies on ``scene``'s tiles as ``scene``'s does, so it needs only
     nearly the score ``scene``'s lattice earned (:data:`HOLDS_SHARE`): the search's score
     is its cells' first reading, before the photo's colours are learnt, and says little
-    between two lattices on the same tiles.  hard-10, seven tiles on a black cloth, three of them a third covered: the
-    crop's body-grey look read all seven right on a lattice scoring 5.10 against the 5.27
-    the whole photo's read of four earned; the tiles added fit 0.92 on average, against
-    0.97.  (hard-59, a board on a confetti cloth: a read adding a cell of the cloth's dots
-    as tile 22, at fit 0.73 against 0.98, scored 30.5 against 31.03, and must not win.)"""
+    between two lattices on the same tiles.  hard-10, seven tiles on a black cloth, three
+    of them a third covered: the crop's body-grey look read all seven right on a lattice
+    scoring 5.10 against the 5.27 the whole photo's read of four earned; the tiles added
+    fit 0.92 on average, against 0.97.  (hard-59, a board on a confetti cloth: a read
+    adding a cell of the cloth's dots as tile 22, at fit 0.73 against 0.98, scored 30.5
+    against 31.03, and must not win.)"""
     if (not scene.readings or len(other.readings) <= len(scene.readings)
-            or len(other.unreadable) > len(scene.unreadable)):
+            or len(other.unreadable) > len(scene.unreadable)
+            or board_turn(scene, other, len(scene.readings)) is None):
         return False
-    size = SAME_TILE_REACH * cell_size(scene)
-    given = [(rd.tile, rd.rotation, np.asarray(px, np.float64)) for _c, rd, px in other.readings]
-    same = [next((k for k, (t, r, p) in enumerate(given)
-                  if t == rd.tile and r == rd.rotation and np.hypot(*(p - px)) <= size), None)
-            for _c, rd, px in scene.readings]
-    if None in same:
-        return False
-    same = set(same)
-    added = [rd.fit for k, (_c, rd, _px) in enumerate(other.readings) if k not in same]
-    return bool(added) and sum(added) / len(added) >= mean_fit(scene) - FITS_BETTER
+    # (every number of ``scene``'s is ``other``'s too, and ``other`` reads more: some are added)
+    mine = {rd.tile for _c, rd, _px in scene.readings}
+    added = [rd.fit for _c, rd, _px in other.readings if rd.tile not in mine]
+    return sum(added) / len(added) >= mean_fit(scene) - FITS_BETTER
 
 
 FITS_BETTER = 0.1
