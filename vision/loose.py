@@ -367,8 +367,9 @@ def read_off_lattice(hexes: list[LooseHex], readings: list, body: np.ndarray, ke
     for k, (hx, rd, b) in enumerate(zip(hexes, readings, body)):
         if hx.twin is not None and (readings[hx.twin].fit, -hx.twin) > (rd.fit, -k):
             continue  # its twin reads better, or as well and comes first (see TWIN)
-        # (a round coloured dot on a cloth fits a hexagon too: a tile has a grey body)
-        if (not acceptance.readable(rd, b) or rd.pushed or (hx.spot and not acceptance.clear(rd))
+        # (a round coloured dot on a cloth fits a hexagon too: a tile has a grey body,
+        # though a small blurred one's links bleed into its corners: SPOTLESS_LOOSE)
+        if (not acceptance.readable_loose(rd, b) or rd.pushed or (hx.spot and not acceptance.clear(rd))
                 or (hx.reposed and (rd.fit < REPOSED_READ[0] or rd.confidence < REPOSED_READ[1]))):
             continue
         at = hx.centre / ws
