@@ -936,8 +936,8 @@ def _overrule_unsure(scene: Scene, lenders: list, others: list, size: float) -> 
     at 1.0.  A read that is not a lender does not overrule (real-texture-17: a look reading
     two loose tiles alone gave the kept read's tile 34, read at 0.52, as 23 at 0.999).
     A loose tile read surely is overruled too when every read giving a number there surely
-    gives it far more surely (:func:`_far_surer`): scattered scene 3's kept read gave tile 9 as 2 at
-    0.9952, where two other looks gave 9 at 0.9996 and 0.9998."""
+    gives it far more surely (:func:`_far_surer`): scattered scene 3's kept read gave tile 9
+    as 2 at 0.9952, where other looks gave 9 at 0.9994-0.9998."""
     numbers = _numbers(scene)
     for k, mine in enumerate(scene.loose):
         sure = _sure_at(lenders, mine, size)
