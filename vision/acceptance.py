@@ -80,8 +80,8 @@ cloth's print; a face-down tile's back is one colour."""
 def readable_loose(rd: identify.Reading, body: float) -> bool:
     """:func:`readable` for a tile read off the lattice, which may also stand with one grey
     corner in six when it reads spotlessly (:data:`SPOTLESS_LOOSE`)."""
-    return readable(rd, body) or (body > 0 and not rd.pushed and rd.fit >= SPOTLESS_LOOSE[0]
-                                  and rd.confidence >= SPOTLESS_LOOSE[1])
+    spotless = rd.fit >= SPOTLESS_LOOSE[0] and rd.confidence >= SPOTLESS_LOOSE[1]
+    return readable(rd, 1.0 if spotless and body > 0 else body)
 
 
 def clear(rd: identify.Reading) -> bool:

@@ -940,14 +940,14 @@ def _overrule_unsure(scene: Scene, lenders: list, others: list, size: float) -> 
     as 2 at 0.9952, where other looks gave 9 at 0.9994-0.9998."""
     numbers = _numbers(scene)
     for k, mine in enumerate(scene.loose):
-        sure = _sure_at(lenders, mine, size)
+        there = _sure_at(others, mine, size)
         # (a sure tile only where every read giving a number there surely gives it far
         # more surely)
-        if mine["confidence"] >= BORROWED_CONFIDENCE and not all(
-                _far_surer(it, mine) for it in _sure_at(others, mine, size)):
+        if mine["confidence"] >= BORROWED_CONFIDENCE and not all(_far_surer(it, mine) for it in there):
             continue
+        sure = _sure_at(lenders, mine, size)
         if (len({it["tile"] for it in sure}) != 1 or sure[0]["tile"] in numbers
-                or any(it["tile"] == mine["tile"] for it in _sure_at(others, mine, size))):
+                or any(it["tile"] == mine["tile"] for it in there)):
             continue
         numbers.discard(mine["tile"])
         best = max(sure, key=lambda it: it["confidence"])
