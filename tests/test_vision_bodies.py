@@ -4,7 +4,7 @@ import pytest
 import cv2
 import numpy as np
 
-from vision import bodies
+from vision import bodies, colours
 from vision.lattice import CORNERS
 
 
@@ -40,6 +40,29 @@ def test_another_mask_is_looked_at_afresh():
     second = bodies.single_hexagons(_mask([((300, 200), 25, 30), ((100, 220), 20, 0)]))
     assert len(first) == 1 and len(second) == 2
     assert np.allclose(sorted(h.centre[0] for h in second), [100, 300], atol=1.5)
+
+
+def test_body_hexagons_find_tiles_a_link_coloured_print_joins_in_the_tile_mask():
+    # three black tiles with a blue link each, two thirds of a size apart, on a cloth
+    # striped blue and brown: as link colour, the stripes join the tiles in the tile mask
+    img = np.full((300, 400, 3), (40, 80, 150), np.uint8)          # brown (BGR)
+    for x in range(-400, 400, 60):
+        cv2.line(img, (x, 0), (x + 300, 300), (190, 110, 30), 25)   # blue stripes
+    centres = [(120, 100), (120, 172), (182, 136)]                   # gaps of 20 px
+    for c in centres:
+        img[_mask([(c, 30, 0)]) > 0] = (20, 20, 20)
+        cv2.line(img, (c[0] - 28, c[1]), (c[0] + 28, c[1]), (200, 90, 20), 6)  # a blue link
+    lab = colours.to_lab(img)
+    found = bodies.body_hexagons(bodies.dark_mask(lab), 30.0)
+    assert len(found) == 3
+    got = sorted((round(float(h.centre[0])), round(float(h.centre[1]))) for h in found)
+    for (x, y), (cx, cy) in zip(got, sorted(centres)):
+        assert abs(x - cx) <= 2 and abs(y - cy) <= 2
+    assert all(0.9 < h.size / 30.0 < 1.1 for h in found)
+    # the tile mask (bodies or link colour) makes none of them a single hexagon
+    link = (colours.chroma(lab[..., 1], lab[..., 2]) > 40).astype(np.float32)
+    assert not any(np.hypot(*(h.centre - c)) < 10 for h in bodies.single_hexagons(
+        bodies.tile_mask(lab, link)) for c in centres)
 
 
 def test_dark_and_tile_masks_split_each_photo_on_its_own():

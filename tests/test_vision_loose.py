@@ -117,6 +117,11 @@ ALL_LOOSE = [
     # none of six points (faces.face_up); its blob's own hexagon shows 5 of 6
     # (loose.OWN_SHOWN)
     ("real-texture", 18),
+    # three loose tiles on a blue and brown striped cloth: the tile mask takes in the
+    # blue stripes (link-coloured) and joins the tiles to them, and the cloth makes too
+    # many patches of link colour to look for tiles there; the tiles' black bodies alone
+    # are three clean hexagons (bodies.body_hexagons)
+    ("hard", 110),
 ]
 
 

@@ -268,6 +268,13 @@ def single_hexagons(mask: np.ndarray, min_size: float = 6.0, max_blobs: int = 24
     ``mask`` must not be changed in place between calls (fits of the last mask are reused).
     """
     labels, stats, fits = _blob_fits(mask)
+    return _hexagons_of(labels, stats, fits, min_size, max_blobs)
+
+
+def _hexagons_of(labels: np.ndarray, stats: np.ndarray, fits: dict, min_size: float,
+                 max_blobs: int) -> list[Hexagon]:
+    """The blobs (``labels``, ``stats`` of ``cv2.connectedComponentsWithStats``) that are
+    one hexagon each, largest first; ``fits`` caches each blob's fit."""
     min_area = (min_size ** 2) * 2.6
     # a hexagon fills 55..80 % of its bounding box whatever its turn and tilt
     fill = stats[:, cv2.CC_STAT_AREA] / np.maximum(stats[:, 2] * stats[:, 3], 1)
@@ -283,6 +290,32 @@ def single_hexagons(mask: np.ndarray, min_size: float = 6.0, max_blobs: int = 24
             hx = fits[i]
             out.append(Hexagon(hx.centre.copy(), hx.M.copy(), hx.iou))
     return out
+
+
+BODY_CLOSING = 0.22
+""":func:`body_hexagons` closes the grey bodies with a disc of this many cell sizes
+(centre to corner) in radius: a link is about a third of a size wide, so the links reaching
+a body's rim are closed over, while tiles half a size apart stay apart (a radius of 0.26
+sizes joined hard-110's face-down tile to the two loose tiles beside it)."""
+
+
+def body_hexagons(dark: np.ndarray, size: float, min_size: float = 6.0,
+                  max_blobs: int = 24) -> list[Hexagon]:
+    """Single-tile blobs of the grey bodies alone: ``dark`` (bool, H×W, see
+    :func:`dark_mask`) closed over the links' width (:data:`BODY_CLOSING` of ``size``, the
+    cells' centre-to-corner size in px) and its holes filled.
+
+    The tile mask adds link-coloured pixels to the bodies, and a cloth printed in a link's
+    colour then joins loose tiles to its print (hard-110: three loose tiles on a blue and
+    brown striped cloth, each one blob with the stripes); their black bodies alone stand
+    apart.  On a dark table the bodies and the table make one blob: nothing is found."""
+    closed = close_disc(dark.astype(np.uint8), max(1, int(round(BODY_CLOSING * size))))
+    outside = cv2.copyMakeBorder(closed, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    cv2.floodFill(outside, None, (0, 0), 1)
+    closed[outside[1:-1, 1:-1] == 0] = 1
+    closed = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    _n, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+    return _hexagons_of(labels, stats, {}, min_size, max_blobs)
 
 
 def tile_spots(mask: np.ndarray, size: float, max_tiles: float = 12.0) -> list[np.ndarray]:

@@ -73,9 +73,12 @@ def tantrix(cells: Any) -> set[tuple[int, int]]:
 
 
 def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: np.ndarray,
-                          shifts: np.ndarray, strong: np.ndarray
+                          shifts: np.ndarray, strong: np.ndarray, dark: np.ndarray | None = None
                           ) -> tuple[list[LooseHex], np.ndarray]:
     """Single-tile blobs that do not sit on the lattice, as one-cell lattices.
+
+    The blobs are the tile mask's and, with ``dark`` (the grey bodies, bool H×W), those of
+    the bodies alone (``bodies.body_hexagons``) that the mask's do not already give.
 
     Returns the loose hexagons and a bool mask of the occupied cells to keep: a cell that
     only "found" a loose tile (the tile's own hexagon is turned against the lattice or
@@ -89,6 +92,9 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
     main = tantrix(tuple(int(v) for v in c) for c in occ[strong])
     blobs: list[bodies.Hexagon] = []
     single = bodies.single_hexagons(mask, min_size=max(4.0, MIN_BLOB * size))
+    if dark is not None:
+        single += [hx for hx in bodies.body_hexagons(dark, size, min_size=max(4.0, MIN_BLOB * size))
+                   if all(np.linalg.norm(hx.centre - o.centre) >= 0.5 * size for o in single)]
     local = np.clip(lat.size_at(np.array([hx.centre for hx in single]).reshape(-1, 2)),
                     LOCAL_SIZE[0] * size, LOCAL_SIZE[1] * size)
     for hx, here in zip(single, local):

@@ -1564,6 +1564,18 @@ def _lattice_at_a_spot(link: np.ndarray) -> Lattice | None:
     return None if best is None else Lattice(best)
 
 
+_LAST_BODIES: list = []
+"""[(working image, its grey bodies)] of the last :func:`_grey_bodies` (a read's cell
+stage runs several times on one working image)."""
+
+
+def _grey_bodies(work: np.ndarray) -> np.ndarray:
+    """bool (H, W): the grey tile-body pixels of a working image (``bodies.dark_mask``)."""
+    if not (_LAST_BODIES and _LAST_BODIES[0][0] is work):
+        _LAST_BODIES[:] = [(work, bodies.dark_mask(colours.to_lab(work)))]
+    return _LAST_BODIES[0][1]
+
+
 def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.ColourModel,
                 link: np.ndarray, mask: np.ndarray, lat: Lattice | None,
                 own_hexagon: bool = True) -> Scene:
@@ -1600,7 +1612,11 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     if len(occ) == 0:
         return scene
     # tiles off the lattice (loose, beside the Tantrix): single hexagons far from any cell
-    hexes, on_lattice = loose.off_lattice_hexagons(mask, link, lat, occ, shifts, strong)
+    # (the bodies alone give loose tiles only where the links' paths can tell a face from
+    # a face-down tile's back: hard-93's backs, 10 px in size, read as tiles 24 and 29)
+    seen = lattice.median_cell_size(lat, occ) * photo.image.shape[1] / w >= faces.PATH_LEAST_SIZE
+    hexes, on_lattice = loose.off_lattice_hexagons(mask, link, lat, occ, shifts, strong,
+                                                    _grey_bodies(work) if seen else None)
     occ, shifts, strong = occ[on_lattice], shifts[on_lattice], strong[on_lattice]
     if len(occ) == 0 and not hexes:
         return scene
