@@ -45,9 +45,19 @@ def dark_mask(lab: np.ndarray) -> np.ndarray:
     white cloth is lighter than the photo's Otsu split of lightness.  On a dark table the
     mask covers the table too, which is harmless: it only says where links may be.
     """
+    if _LAST_DARK and _LAST_DARK[0][0] is lab:
+        return _LAST_DARK[0][1]
     _L8, thr = _lightness_split(lab)
     thr = float(np.clip(thr, 70, 150))
-    return _grey(lab) & (lab[..., 0] < thr)
+    dark = _grey(lab) & (lab[..., 0] < thr)
+    _LAST_DARK[:] = [(lab, dark)]
+    return dark
+
+
+_LAST_DARK: list = []
+"""[(lab, its dark mask)] of the last :func:`dark_mask` (a look's link image and its cell
+stage's loose tiles ask for one photo's alike; ``lab`` must not be changed in place between
+calls, nor the mask returned)."""
 
 
 def _grey(lab: np.ndarray) -> np.ndarray:
@@ -300,7 +310,7 @@ sizes joined hard-110's face-down tile to the two loose tiles beside it)."""
 
 
 def body_hexagons(dark: np.ndarray, size: float, min_size: float = 6.0,
-                  max_blobs: int = 24) -> list[Hexagon]:
+                  max_size: float | None = None, max_blobs: int = 24) -> list[Hexagon]:
     """Single-tile blobs of the grey bodies alone: ``dark`` (bool, H×W, see
     :func:`dark_mask`) closed over the links' width (:data:`BODY_CLOSING` of ``size``, the
     cells' centre-to-corner size in px) and its holes filled.
@@ -308,13 +318,19 @@ def body_hexagons(dark: np.ndarray, size: float, min_size: float = 6.0,
     The tile mask adds link-coloured pixels to the bodies, and a cloth printed in a link's
     colour then joins loose tiles to its print (hard-110: three loose tiles on a blue and
     brown striped cloth, each one blob with the stripes); their black bodies alone stand
-    apart.  On a dark table the bodies and the table make one blob: nothing is found."""
+    apart.  On a dark table the bodies and the table make one blob: nothing is found.
+    ``min_size``, ``max_size``: the blobs' sizes looked at (px, centre to corner; a hexagon
+    is fitted only to blobs of that area)."""
     closed = close_disc(dark.astype(np.uint8), max(1, int(round(BODY_CLOSING * size))))
     outside = cv2.copyMakeBorder(closed, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     cv2.floodFill(outside, None, (0, 0), 1)
     closed[outside[1:-1, 1:-1] == 0] = 1
     closed = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     _n, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+    if max_size is not None:
+        # (the board, and a cloth's big patches, are fitted no hexagon: fitting is the cost)
+        stats = stats.copy()
+        stats[stats[:, cv2.CC_STAT_AREA] > 2.6 * max_size ** 2, cv2.CC_STAT_AREA] = 0
     return _hexagons_of(labels, stats, {}, min_size, max_blobs)
 
 

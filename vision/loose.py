@@ -93,7 +93,8 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
     blobs: list[bodies.Hexagon] = []
     single = bodies.single_hexagons(mask, min_size=max(4.0, MIN_BLOB * size))
     if dark is not None:
-        single += [hx for hx in bodies.body_hexagons(dark, size, min_size=max(4.0, MIN_BLOB * size))
+        top = CLEAN_LOOSE[0] * LOCAL_SIZE[1] * size  # (the largest loose tile taken below)
+        single += [hx for hx in bodies.body_hexagons(dark, size, max(4.0, MIN_BLOB * size), top)
                    if all(np.linalg.norm(hx.centre - o.centre) >= 0.5 * size for o in single)]
     local = np.clip(lat.size_at(np.array([hx.centre for hx in single]).reshape(-1, 2)),
                     LOCAL_SIZE[0] * size, LOCAL_SIZE[1] * size)

@@ -1356,8 +1356,10 @@ def _read_look(photo: Photo, source: Any, profile: Any, look: str, pitch_px: flo
         # (while a live camera only follows its last frame, a frame that does not
         # follow is read afresh, not from a spot)
         lat = _lattice_at_a_spot(link)
-    scene = _read_cells(photo, work, ws, model, link, mask, lat)
-    scene = _refit_to_tiles(scene, lambda fit: _read_cells(photo, work, ws, model, link, mask, fit))
+    dark = bodies.dark_mask(lab)  # (the one link_and_mask made, kept)
+    scene = _read_cells(photo, work, ws, model, link, mask, lat, dark=dark)
+    scene = _refit_to_tiles(scene, lambda fit: _read_cells(photo, work, ws, model, link, mask, fit,
+                                                           dark=dark))
     scene.body_grey = neutral is not None
     return scene
 
@@ -1564,24 +1566,14 @@ def _lattice_at_a_spot(link: np.ndarray) -> Lattice | None:
     return None if best is None else Lattice(best)
 
 
-_LAST_BODIES: list = []
-"""[(working image, its grey bodies)] of the last :func:`_grey_bodies` (a read's cell
-stage runs several times on one working image)."""
-
-
-def _grey_bodies(work: np.ndarray) -> np.ndarray:
-    """bool (H, W): the grey tile-body pixels of a working image (``bodies.dark_mask``)."""
-    if not (_LAST_BODIES and _LAST_BODIES[0][0] is work):
-        _LAST_BODIES[:] = [(work, bodies.dark_mask(colours.to_lab(work)))]
-    return _LAST_BODIES[0][1]
-
-
 def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.ColourModel,
                 link: np.ndarray, mask: np.ndarray, lat: Lattice | None,
-                own_hexagon: bool = True) -> Scene:
+                own_hexagon: bool = True, dark: np.ndarray | None = None) -> Scene:
     """The cell stage of a read: which cells of ``lat`` hold tiles, their colours, their
     identities, loose tiles beside them.  ``own_hexagon``: whether a read with no tile on
-    the lattice and one off it is made again on that tile's own hexagon."""
+    the lattice and one off it is made again on that tile's own hexagon.  ``dark``: the
+    working image's grey bodies (``bodies.dark_mask``), whose own single-tile blobs are
+    looked at for loose tiles too (``loose.off_lattice_hexagons``)."""
     scene = Scene(photo, work, ws, neutral=model.neutral, link=link, mask=mask)
     if lat is None:
         return scene
@@ -1616,7 +1608,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
     # a face-down tile's back: hard-93's backs, 10 px in size, read as tiles 24 and 29)
     seen = lattice.median_cell_size(lat, occ) * photo.image.shape[1] / w >= faces.PATH_LEAST_SIZE
     hexes, on_lattice = loose.off_lattice_hexagons(mask, link, lat, occ, shifts, strong,
-                                                    _grey_bodies(work) if seen else None)
+                                                    dark if seen else None)
     occ, shifts, strong = occ[on_lattice], shifts[on_lattice], strong[on_lattice]
     if len(occ) == 0 and not hexes:
         return scene
@@ -1812,7 +1804,8 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
         # there: a lone board tile must read clearly, a loose one need not)
         hx = found[0][0]
         on_tile = hx.H @ lattice.affine(np.eye(2), hx.shift)   # cell (0, 0) on the tile
-        again = _read_cells(photo, work, ws, model0, link, mask, Lattice(on_tile), own_hexagon=False)
+        again = _read_cells(photo, work, ws, model0, link, mask, Lattice(on_tile), own_hexagon=False,
+                            dark=dark)
         if again.readings:
             return again
     _dedupe_numbers(scene)
