@@ -321,17 +321,38 @@ def body_hexagons(dark: np.ndarray, size: float, min_size: float = 6.0,
     apart.  On a dark table the bodies and the table make one blob: nothing is found.
     ``min_size``, ``max_size``: the blobs' sizes looked at (px, centre to corner; a hexagon
     is fitted only to blobs of that area)."""
-    closed = close_disc(dark.astype(np.uint8), max(1, int(round(BODY_CLOSING * size))))
-    outside = cv2.copyMakeBorder(closed, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    cv2.floodFill(outside, None, (0, 0), 1)
-    closed[outside[1:-1, 1:-1] == 0] = 1
-    closed = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    _n, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+    radius = max(1, int(round(BODY_CLOSING * size)))
+    last = _LAST_BODY_BLOBS
+    if last and last[0] is dark and last[1] == radius:
+        # (a read's cell stage runs again on one look's bodies: its lattice refitted, a
+        # lone tile's own hexagon; the cells' size, and so the closing, seldom changes)
+        labels, stats, fits = last[2], last[3], last[4]
+    else:
+        closed = closed_and_filled(dark.astype(np.uint8), radius)
+        closed = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        _n, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+        fits = {}
+        _LAST_BODY_BLOBS[:] = [dark, radius, labels, stats, fits]
     if max_size is not None:
         # (the board, and a cloth's big patches, are fitted no hexagon: fitting is the cost)
         stats = stats.copy()
         stats[stats[:, cv2.CC_STAT_AREA] > 2.6 * max_size ** 2, cv2.CC_STAT_AREA] = 0
-    return _hexagons_of(labels, stats, {}, min_size, max_blobs)
+    return _hexagons_of(labels, stats, fits, min_size, max_blobs)
+
+
+_LAST_BODY_BLOBS: list = []
+"""[dark, radius, labels, stats, fits] of the last :func:`body_hexagons` (``dark`` must
+not be changed in place between calls)."""
+
+
+def closed_and_filled(mask: np.ndarray, radius: int) -> np.ndarray:
+    """``mask`` (uint8 0/1, H×W) closed with a disc of ``radius`` px (:func:`close_disc`)
+    and its holes filled: whatever the rest of the plane cannot reach round the mask."""
+    closed = close_disc(mask, radius)
+    outside = cv2.copyMakeBorder(closed, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    cv2.floodFill(outside, None, (0, 0), 1)
+    closed[outside[1:-1, 1:-1] == 0] = 1
+    return closed
 
 
 def tile_spots(mask: np.ndarray, size: float, max_tiles: float = 12.0) -> list[np.ndarray]:
@@ -553,8 +574,5 @@ def _blob_distance(labels: np.ndarray, stats: np.ndarray, i: int, close: int = 0
     roi = np.zeros((h + 2 * b, w + 2 * b), np.uint8)
     np.equal(labels[y:y + h, x:x + w], i, out=roi[b:b + h, b:b + w], casting="unsafe")
     if close:
-        roi = close_disc(roi, close)
-        outside = roi.copy()
-        cv2.floodFill(outside, None, (0, 0), 1)
-        roi[outside == 0] = 1
+        roi = closed_and_filled(roi, close)
     return cv2.distanceTransform(roi, cv2.DIST_L2, 5), (int(x) - b, int(y) - b)
