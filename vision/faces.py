@@ -17,7 +17,7 @@ from referee.link_geometry import link_points
 from referee.tiles import partner_edge, rotated_edges
 
 from . import colours
-from .lattice import _apply
+from .lattice import CORNERS, _apply
 from .sampling import lab_samples
 
 PATH_STEPS = np.array([0.15, 0.25, 0.35, 0.65, 0.75, 0.85])
@@ -40,6 +40,50 @@ def link_paths(number: int, rotation: int) -> tuple[np.ndarray, np.ndarray]:
         pts.append(link_points(i, j, PATH_STEPS))
         cls += [colours.CLASSES.index(edges[i])] * len(PATH_STEPS)
     return np.concatenate(pts), np.array(cls)
+
+
+BODY_CLEARANCE = 0.27
+"""Least distance (tile units, centre to corner 1) from every link's midline at which a
+point of a face is taken as body (:func:`body_points`): a link is about a third of a
+unit wide, and blur and a hexagon laid a little off spread it further."""
+
+
+@lru_cache(maxsize=None)
+def body_points(number: int, rotation: int) -> np.ndarray:
+    """Plane offsets (n, 2) of points of tile ``number`` turned ``rotation`` steps that lie
+    on its black body: inside 0.8 of the hexagon and :data:`BODY_CLEARANCE` or more from
+    every link's midline (a grid of 0.1 tile units; 13 to 55 points a tile)."""
+    t = np.linspace(0.0, 1.0, 41)
+    midlines = np.concatenate([link_points(i, partner_edge(number, rotation, i), t)
+                               for i in range(6) if partner_edge(number, rotation, i) > i])
+    grid = np.mgrid[-1:1.01:0.1, -1:1.01:0.1].reshape(2, -1).T
+    mids = (CORNERS + np.roll(CORNERS, -1, axis=0)) / 2  # the edges' midpoints
+    apothem = float(np.linalg.norm(mids[0]))
+    grid = grid[(grid @ mids.T <= 0.8 * apothem ** 2).all(axis=1)]
+    clear = np.min(np.linalg.norm(grid[:, None] - midlines[None], axis=2), axis=1) >= BODY_CLEARANCE
+    return grid[clear]
+
+
+BODY_CHROMA = 2.0
+"""A body point shows body when its chroma (from the photo's grey, scaled as the colour
+model scales it) is under this many times the model's ``chroma0`` (:func:`body_shares`)."""
+
+
+def body_shares(bgr: np.ndarray, H: np.ndarray, centres: np.ndarray,
+                placements: list[tuple[int, int]], model: colours.ColourModel) -> np.ndarray:
+    """Share (N,) in 0..1 of each placed tile's body points (:func:`body_points`) that show
+    grey body (:data:`BODY_CHROMA`); arguments as :func:`link_shares`.  A cluster of a
+    cloth's coloured spots can give six link ends and even paths, but no black between."""
+    n = len(placements)
+    if n == 0:
+        return np.zeros(0)
+    pts = [body_points(int(t), int(r)) + np.asarray(c, np.float64)
+           for (t, r), c in zip(placements, centres)]
+    H = np.asarray(H, np.float64)
+    img = np.concatenate([_apply(H[k] if H.ndim == 3 else H, p) for k, p in enumerate(pts)])
+    f = colours.features(lab_samples(bgr, img), model)
+    grey = np.hypot(f[:, 0], f[:, 1]) < BODY_CHROMA * model.chroma0
+    return np.array([part.mean() for part in np.split(grey, np.cumsum([len(p) for p in pts])[:-1])])
 
 
 PATH_LEAST_SIZE = 16.0
