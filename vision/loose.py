@@ -447,9 +447,10 @@ def face_up_items(full: np.ndarray, S: np.ndarray, lat_full: Lattice, model: col
 UNSURE_BODY = 0.45
 """Least share of its body points (``faces.body_shares``) a loose tile read under
 ``acceptance.CHECK_CONFIDENCE`` must show as grey body (:func:`face_up_items`).  On hard
-and real-texture 0-119 and the 40 scattered tables, the loose tiles given under that
-confidence were 6 right, each showing 0.95 or more, and 6 wrong (a flower of a cloth's
-print, wrong numbers), five of them under 0.6."""
+and real-texture 0-119 and the 40 scattered tables (session 118), the loose tiles given
+under that confidence were 6 right, showing 0.52 to 1.0, and 6 wrong, showing 0.11 and
+0.37 (a flower of scattered scene 13's cloth read as tile 26, scene 11's 54) and 0.58 to
+1.0 (wrong numbers on real tiles, which keep their bodies)."""
 
 
 def loose_item(rd: identify.Reading, px: np.ndarray) -> dict[str, Any]:
