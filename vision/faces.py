@@ -17,7 +17,7 @@ from referee.link_geometry import link_points
 from referee.tiles import partner_edge, rotated_edges
 
 from . import colours
-from .lattice import CORNERS, _apply
+from .lattice import MIDPOINTS, _apply
 from .sampling import lab_samples
 
 PATH_STEPS = np.array([0.15, 0.25, 0.35, 0.65, 0.75, 0.85])
@@ -57,9 +57,8 @@ def body_points(number: int, rotation: int) -> np.ndarray:
     midlines = np.concatenate([link_points(i, partner_edge(number, rotation, i), t)
                                for i in range(6) if partner_edge(number, rotation, i) > i])
     grid = np.mgrid[-1:1.01:0.1, -1:1.01:0.1].reshape(2, -1).T
-    mids = (CORNERS + np.roll(CORNERS, -1, axis=0)) / 2  # the edges' midpoints
-    apothem = float(np.linalg.norm(mids[0]))
-    grid = grid[(grid @ mids.T <= 0.8 * apothem ** 2).all(axis=1)]
+    # (0.8 of the way to each edge: MIDPOINTS are SQ3 / 2 long)
+    grid = grid[(grid @ MIDPOINTS.T <= 0.8 * 0.75 + 1e-9).all(axis=1)]
     clear = np.min(np.linalg.norm(grid[:, None] - midlines[None], axis=2), axis=1) >= BODY_CLEARANCE
     return grid[clear]
 

@@ -415,7 +415,9 @@ def face_up_items(full: np.ndarray, S: np.ndarray, lat_full: Lattice, model: col
 
     The six link ends alone let a face-down tile pass: its back's one-coloured number,
     with the cloth round it, reads as some tile at confidence up to 0.9994
-    (real-texture-26); the links' paths are not there."""
+    (real-texture-26); the links' paths are not there.  A tile read with doubt (under
+    ``acceptance.CHECK_CONFIDENCE``) must also show black body between its links
+    (:data:`UNSURE_BODY`): a flower of a cloth's print can show six ends and paths."""
     cells = [(c, rd, px) for c, rd, px in isolated if not rd.pushed]
     items = [loose_item(rd, px) for _c, rd, px in cells] + [item for _hx, item in found]
     if not items:
