@@ -257,6 +257,24 @@ def features(samples: np.ndarray, model: ColourModel) -> np.ndarray:
     return f
 
 
+def _link_share(chroma: np.ndarray, model: ColourModel) -> np.ndarray:
+    """Chance that a sample of this scaled chroma is a link rather than black body."""
+    return 1.0 / (1.0 + np.exp(-(chroma - model.chroma0) / (0.25 * model.chroma0)))
+
+
+def link_chance(bgr: np.ndarray, model: ColourModel) -> np.ndarray:
+    """How likely each pixel of ``bgr`` (H, W, 3, uint8) is a link rather than black body
+    under the photo's learnt colours: the link share :func:`log_probs` gives a sample,
+    float32 0..1 (H, W).
+
+    Unlike :func:`link_image` (made before any tile is read, scaled by the photo's
+    strongest colour) it knows how little chroma this photo's dark links carry: a dim
+    blue or green link on a brown body, faint in the link image, stands out here.
+    """
+    f = features(to_lab(bgr).astype(np.float64), model)
+    return _link_share(np.hypot(f[..., 0], f[..., 1]), model).astype(np.float32)
+
+
 def log_probs(samples: np.ndarray, model: ColourModel) -> np.ndarray:
     """Log-probabilities (..., 5) of each Lab sample being red/yellow/green/blue/black.
 
@@ -271,7 +289,7 @@ def log_probs(samples: np.ndarray, model: ColourModel) -> np.ndarray:
     mean_dir = model.means[:, :2] / np.linalg.norm(model.means[:, :2], axis=1, keepdims=True)
     cos = (f[..., None, 0] * mean_dir[:, 0] + f[..., None, 1] * mean_dir[:, 1]) / np.maximum(chroma[..., None], 1e-6)
     ll = -0.5 * (d[..., 2] ** 2) * 0.5 + HUE_WEIGHT * (cos - 1.0) - 0.5 * (d[..., 0] ** 2 + d[..., 1] ** 2) * 0.15
-    p_link = 1.0 / (1.0 + np.exp(-(chroma - model.chroma0) / (0.25 * model.chroma0)))
+    p_link = _link_share(chroma, model)
     ll = ll - np.logaddexp.reduce(ll, axis=-1, keepdims=True)
     # a colour far from every link colour of this photo (skin, a pen, a coin) belongs to
     # no class: that share of the probability is left out, so the tile's fit drops
