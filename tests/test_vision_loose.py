@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from referee.compare import best_alignment
-from vision import bodies, lattice, loose, read_photo, reader
+from vision import bodies, colours, lattice, loose, read_photo, reader
 from vision.identify import Reading
 from vision.image_io import Photo
 
@@ -212,6 +212,30 @@ def test_a_loose_blob_among_many_places_is_still_tried_in_other_poses(bench_scen
     # are tried (with a surer bar), and tile 30 reads
     _read, _expected, loose, truth = _loose(bench_scene, "hard", 12)
     assert 30 in loose and set(loose) <= set(truth)
+    # tile 50 beside it, dim blue and green links on a brown body, settled on the link
+    # image 16 px off its middle (28 px hexagon) and read as other tiles; settled on the
+    # links as the learnt colours show them (loose.settle_by_colours), it reads
+    assert 50 in loose
+
+
+@pytest.mark.parametrize("number", [50, 22, 9])
+def test_a_pose_off_a_dim_tiles_middle_settles_on_its_links_as_its_colours_show_them(number):
+    from scenegen.tileface import draw_face
+    radius = 40
+    face, _alpha = draw_face(number, radius)
+    table = np.empty(face.shape, np.float32)
+    table[:] = (40, 95, 150)  # a brown wooden table
+    body = face.sum(-1) > 0
+    table[body] = face[body] * 0.45  # dim light
+    photo = np.clip(table, 0, 255).astype(np.uint8)
+    lab = colours.to_lab(photo)
+    model = colours.initial_model(lab, lab[..., 0] < 40)
+    c = radius + 2
+    for dx, dy in ((0.25, 0.0), (-0.15, 0.2), (0.0, -0.25)):
+        H = np.array([[radius, 0, c + dx * radius], [0, radius, c + dy * radius], [0, 0, 1.0]])
+        shift = loose.settle_by_colours(photo, np.eye(3), model, H[None, None], photo.shape)[0, 0]
+        # the settled middle lies on the tile's within a tenth of its size
+        assert np.hypot(dx + shift[0], dy + shift[1]) < 0.1, (number, dx, dy, shift)
 
 
 def test_a_loose_tile_read_surely_by_another_read_of_the_photo_joins_the_kept_one(bench_scene):
