@@ -302,8 +302,9 @@ def repose(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: list[LooseH
     :data:`acceptance.CLEARLY_BETTER`: the hexagon's ``H``, ``shift`` and ``reposed``, and its rows
     of ``edges`` and ``corners`` (N, 6, 3), sampled on ``full`` (``S``: working → ``full``
     pixels), change in place.  Places with no blob of their own are tried only when the
-    lattice's cells have the table's shape (``shaped``, see :data:`SHAPED_BY`).  Returns
-    which hexagons moved, (N,) bool.
+    lattice's cells have the table's shape (``shaped``, see :data:`SHAPED_BY`).  A blob's
+    poses are also settled on its colours (:func:`settle_by_colours`).  Returns which
+    hexagons moved, (N,) bool.
 
     A loose tile's first hexagon is the one whose midpoints show the most link colour; a
     link that runs along an edge, or a tile smaller than the cells, turns or slides it off
@@ -332,19 +333,27 @@ def repose(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: list[LooseH
     own = [hexes[k].own if hexes[k].own is not None else hexes[k].H for k in poor]
     Hs = np.concatenate([np.array([hexes[k].H for k in poor])[:, None] @ poses[None],
                          np.array(own)[:, None] @ near[None]], axis=1)
-    # each pose settled on the link image and, again, on the links as the photo's learnt
-    # colours see them (see settle_by_colours)
-    shifts = np.concatenate([lattice.hexagon_shifts(link, Hs.reshape(-1, 3, 3)).reshape(*Hs.shape[:2], 2),
-                             settle_by_colours(full, S, model, Hs, link.shape)], axis=1)
-    Hs = np.concatenate([Hs, Hs], axis=1)
+    # each pose settled on the link image; a blob's poses, again, on its links as the
+    # photo's learnt colours see them (settle_by_colours, COLOUR_REACH)
     per = Hs.shape[1]
+    shifts = lattice.hexagon_shifts(link, Hs.reshape(-1, 3, 3)).reshape(len(poor), per, 2)
+    blobs = [j for j, k in enumerate(poor) if hexes[k].own is not None]
+    if blobs:
+        by_colours = settle_by_colours(full, S, model, Hs[blobs], link.shape)
+        Hs = np.concatenate([Hs, Hs[blobs]])
+        shifts = np.concatenate([shifts, by_colours])
+    rows = poor + [poor[j] for j in blobs]   # (the hexagon each row of poses is for)
     Hs, shifts = Hs.reshape(-1, 3, 3), shifts.reshape(-1, 2)
     e, c = sampling.sample_hexagons(full, S @ Hs, shifts)
     read = identify.identify(colours.log_probs(e, model), unique=False)
-    fit = np.array([r.fit for r in read]).reshape(len(poor), per)
+    fit = np.array([r.fit for r in read]).reshape(len(rows), per)
     sure = np.array([r.confidence >= bar[1] for r in read]).reshape(fit.shape)
-    fit = np.where(sure, fit, 0.0)   # (the poses that read one tile surely)
-    for j, k in enumerate(poor):
+    close = np.linalg.norm(shifts, axis=1).reshape(fit.shape) <= COLOUR_REACH
+    close[:len(poor)] = True
+    fit = np.where(sure & close, fit, 0.0)   # (the poses that read one tile surely)
+    for k in poor:
+        own = [j for j, kk in enumerate(rows) if kk == k]
+        j = max(own, key=lambda j: fit[j].max())
         b = int(np.argmax(fit[j]))
         if fit[j, b] >= max(bar[0], readings[k].fit + acceptance.CLEARLY_BETTER):
             i = j * per + b
@@ -381,6 +390,18 @@ def settle_by_colours(full: np.ndarray, S: np.ndarray, model: colours.ColourMode
                               flags=cv2.INTER_LINEAR)
         out[j] = lattice.hexagon_shifts(colours.link_chance(crop, model), T @ poses)
     return out
+
+
+COLOUR_REACH = 0.25
+"""Farthest (plane units, a hexagon's centre-to-corner size) a loose blob's pose settled
+on its colours (:func:`settle_by_colours`) may slide and still be read (:func:`repose`).
+The learnt colours see a cloth's coloured print and a face-down tile's number as links
+too, and poses slid onto them read tiles surely: on hard 60-119, three face-down tiles
+(hard-61, -93) and a loose tile read as another (hard-84), slid 0.31 to 0.45.  The tiles
+it found slid 0.10 to 0.22 (hard-12's 50 and 30, hard-113's 1): a blob's hexagon,
+fitted to the tile's body, lies within a fifth of a tile of its middle.  A tile-sized
+place with no blob of its own is not settled so: hard-93's face-down 50, as such a
+place, read as tile 24 at confidence 0.995 slid 0.2."""
 
 
 CLEANER_SPOT = 0.1
