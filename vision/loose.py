@@ -352,8 +352,7 @@ def repose(link: np.ndarray, full: np.ndarray, S: np.ndarray, hexes: list[LooseH
     close[:len(poor)] = True
     fit = np.where(sure & close, fit, 0.0)   # (the poses that read one tile surely)
     for k in poor:
-        own = [j for j, kk in enumerate(rows) if kk == k]
-        j = max(own, key=lambda j: fit[j].max())
+        j = max((j for j, row in enumerate(rows) if row == k), key=lambda j: fit[j].max())
         b = int(np.argmax(fit[j]))
         if fit[j, b] >= max(bar[0], readings[k].fit + acceptance.CLEARLY_BETTER):
             i = j * per + b
@@ -368,7 +367,7 @@ def settle_by_colours(full: np.ndarray, S: np.ndarray, model: colours.ColourMode
     """Shifts (N, K, 2) (plane units) settling K poses ``Hs`` (N, K, 3, 3) of each of N loose
     places (maps unit plane hexagon → working image, of ``shape``) on their links, as the
     learnt colour ``model`` sees them (``colours.link_chance``) on a crop of ``full``
-    round each place (``S``: working → ``full`` pixels).
+    round each place (``S``: working → ``full`` pixels, affine).
 
     The link image the poses are first settled on is made before any tile is read: a
     dim tile's dark blue and green links hardly show in it, and its one yellow link
@@ -376,6 +375,9 @@ def settle_by_colours(full: np.ndarray, S: np.ndarray, model: colours.ColourMode
     table: settled 16 px off on a 28 px hexagon, where its links read only within
     5 px of it; settled on its colours, 5 px off, and read right at fit 0.97)."""
     out = np.zeros((*Hs.shape[:2], 2))
+    # (the crop holds every pose's hexagon slid as far as the search goes, and a margin
+    # for the sampling round its corners; a crop cut to nothing by the image's edge
+    # leaves its poses unsettled)
     reach = (1.0 + lattice.SEARCH_REACH) * 1.1
     to_work = np.linalg.inv(S)
     for j, poses in enumerate(Hs):
@@ -398,10 +400,10 @@ on its colours (:func:`settle_by_colours`) may slide and still be read (:func:`r
 The learnt colours see a cloth's coloured print and a face-down tile's number as links
 too, and poses slid onto them read tiles surely: on hard 60-119, three face-down tiles
 (hard-61, -93) and a loose tile read as another (hard-84), slid 0.31 to 0.45.  The tiles
-it found slid 0.10 to 0.22 (hard-12's 50 and 30, hard-113's 1): a blob's hexagon,
-fitted to the tile's body, lies within a fifth of a tile of its middle.  A tile-sized
-place with no blob of its own is not settled so: hard-93's face-down 50, as such a
-place, read as tile 24 at confidence 0.995 slid 0.2."""
+read right slid 0.10 to 0.22 (hard-12's 50 and 30, and hard-113's 1, a place): a
+blob's hexagon, fitted to the tile's body, lies within a fifth of a tile of its middle.
+A tile-sized place with no blob of its own is not settled so: hard-93's face-down 50, as
+such a place, read as tile 24 at confidence 0.995 slid 0.2."""
 
 
 CLEANER_SPOT = 0.1
