@@ -257,6 +257,13 @@ def features(samples: np.ndarray, model: ColourModel) -> np.ndarray:
     return f
 
 
+def scaled_chroma(samples: np.ndarray, model: ColourModel) -> np.ndarray:
+    """Chroma (...) of Lab samples (..., 3) from the photo's grey, scaled as the model
+    scales it: what :data:`ColourModel.chroma0` is measured against."""
+    f = features(samples, model)
+    return np.hypot(f[..., 0], f[..., 1])
+
+
 def _link_share(chroma: np.ndarray, model: ColourModel) -> np.ndarray:
     """Chance that a sample of this scaled chroma is a link rather than black body."""
     return 1.0 / (1.0 + np.exp(-(chroma - model.chroma0) / (0.25 * model.chroma0)))
@@ -271,8 +278,7 @@ def link_chance(bgr: np.ndarray, model: ColourModel) -> np.ndarray:
     strongest colour) it knows how little chroma this photo's dark links carry: a dim
     blue or green link on a brown body, faint in the link image, stands out here.
     """
-    f = features(to_lab(bgr).astype(np.float64), model)
-    return _link_share(np.hypot(f[..., 0], f[..., 1]), model).astype(np.float32)
+    return _link_share(scaled_chroma(to_lab(bgr).astype(np.float64), model), model).astype(np.float32)
 
 
 def log_probs(samples: np.ndarray, model: ColourModel) -> np.ndarray:
@@ -338,8 +344,7 @@ def adapt_scale(model: ColourModel, samples: np.ndarray) -> ColourModel:
     all four colours' lightness by the same gain was tried: hard 60 gained 6 tiles where
     this gains 9, real-texture 60 lost 1 where this gains 11.)
     """
-    f = features(samples, model)
-    chroma = np.hypot(f[..., 0], f[..., 1]).ravel()
+    chroma = scaled_chroma(samples, model).ravel()
     if chroma.size < 6:
         return model
     typical = float(percentile(chroma, 60))
@@ -349,8 +354,7 @@ def adapt_scale(model: ColourModel, samples: np.ndarray) -> ColourModel:
     y = CLASSES.index("yellow")
     means[y, 2] = np.clip(lightest, 0.25 * means[y, 2], 2.0 * means[y, 2])
     m = replace(model, chroma_scale=scale, means=means, spread=model.spread.copy())
-    f = features(samples, m)
-    chroma = np.hypot(f[..., 0], f[..., 1]).ravel()
+    chroma = scaled_chroma(samples, m).ravel()
     m.chroma0 = float(np.clip(0.35 * percentile(chroma, 25), 5.0, 20.0))
     return m
 

@@ -50,8 +50,7 @@ def body_corners(corners: np.ndarray, model: colours.ColourModel,
     body.  ``typical``: how many of the first cells are the board's, whose corners give
     the body's chroma (default all).
     """
-    f = colours.features(corners, model)
-    chroma = np.hypot(f[..., 0], f[..., 1])
+    chroma = colours.scaled_chroma(corners, model)
     # most corners on a board are body: their median chroma is the body's under this
     # light (not the blobs' off the board: on a dark table most of them are table, and
     # warm-tinted bodies then looked coloured: easy-40)

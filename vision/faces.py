@@ -80,8 +80,7 @@ def body_shares(bgr: np.ndarray, H: np.ndarray, centres: np.ndarray,
            for (t, r), c in zip(placements, centres)]
     H = np.asarray(H, np.float64)
     img = np.concatenate([_apply(H[k] if H.ndim == 3 else H, p) for k, p in enumerate(pts)])
-    f = colours.features(lab_samples(bgr, img), model)
-    grey = np.hypot(f[:, 0], f[:, 1]) < BODY_CHROMA * model.chroma0
+    grey = colours.scaled_chroma(lab_samples(bgr, img), model) < BODY_CHROMA * model.chroma0
     return np.array([part.mean() for part in np.split(grey, np.cumsum([len(p) for p in pts])[:-1])])
 
 

@@ -373,7 +373,12 @@ def settle_by_colours(full: np.ndarray, S: np.ndarray, model: colours.ColourMode
     dim tile's dark blue and green links hardly show in it, and its one yellow link
     pulls the hexagon off the tile's middle (hard-12's loose tile 50, on a wooden
     table: settled 16 px off on a 28 px hexagon, where its links read only within
-    5 px of it; settled on its colours, 5 px off, and read right at fit 0.97)."""
+    5 px of it; settled on its colours, 5 px off, and read right at fit 0.97).
+
+    The crops are resampled from ``full`` rather than cut from the working image the link
+    image was made from: that copy is shrunk by area averaging, which blurs a small
+    tile's links into its body (hard-16's loose tile 29, 20 px across, read right from
+    ``full``'s crop and not from the working copy's)."""
     out = np.zeros((*Hs.shape[:2], 2))
     # (the crop holds every pose's hexagon slid as far as the search goes, and a margin
     # for the sampling round its corners; a crop cut to nothing by the image's edge
