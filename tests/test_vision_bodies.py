@@ -115,6 +115,20 @@ def test_link_spots_keep_thin_links_of_a_small_tile():
     assert len(spots) == 1 and np.hypot(*(spots[0] - (200, 200))) < 4
 
 
+def test_link_spots_measure_a_patch_by_the_tile_size_where_it_lies():
+    # a loose tile beyond the board, farther from the camera, is 0.6 of the board's cells
+    # across: its patch of links is too small for a cell's tile, not for a tile lying there
+    size = 40.0
+    link = np.zeros((400, 400), np.float32)
+    cv2.circle(link, (200, 200), 11, 1.0, 2)
+    cv2.line(link, (181, 200), (219, 200), 1.0, 2)
+    assert bodies.link_spots(link, size) == []
+    spots = bodies.link_spots(link, size, local=lambda pts: np.full(len(pts), 0.6 * size))
+    assert len(spots) == 1 and np.hypot(*(spots[0] - (200, 200))) < 4
+    # a bigger tile size there does not make the patch any smaller a share of a tile
+    assert bodies.link_spots(link, size, local=lambda pts: np.full(len(pts), 1.3 * size)) == []
+
+
 def test_link_spots_split_a_patch_of_two_tiles():
     size = 20.0
     link = np.zeros((200, 300), np.float32)

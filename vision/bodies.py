@@ -8,6 +8,7 @@ there are few tiles), and blobs that the lattice does not explain are loose tile
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -355,7 +356,8 @@ def closed_and_filled(mask: np.ndarray, radius: int) -> np.ndarray:
     return closed
 
 
-def tile_spots(mask: np.ndarray, size: float, max_tiles: float = 12.0) -> list[np.ndarray]:
+def tile_spots(mask: np.ndarray, size: float, max_tiles: float = 12.0,
+               local: Callable[[np.ndarray], np.ndarray] | None = None) -> list[np.ndarray]:
     """Centres (x, y) of tile-sized places in blobs of ``mask`` that are not one hexagon:
     a loose tile touching a face-down tile, a cloth's print or its own shadow.
 
@@ -363,29 +365,45 @@ def tile_spots(mask: np.ndarray, size: float, max_tiles: float = 12.0) -> list[n
     tiles' area are looked at (a dark table's mask is one huge blob: nothing there); a
     spot is a peak of the distance to the blob's rim at least half as deep as a tile's
     inner radius (0.6 until session 51: glare ate a corner of real-texture-42's loose
-    tile, 0.52 deep), deepest first (see :func:`_deep_places`).
+    tile, 0.52 deep), deepest first (see :func:`_deep_places`).  ``local``: the size of a
+    tile lying at given points (N, 2) → (N,) px, where a blob is measured against the
+    smaller of it and ``size`` (see :func:`_deep_places`).
     """
     labels, stats, _fits = _blob_fits(mask)
-    return _deep_places(labels, stats, size, (0.6, max_tiles), 0.5)
+    return _deep_places(labels, stats, size, (0.6, max_tiles), 0.5, local=local)
 
 
 def _deep_places(labels: np.ndarray, stats: np.ndarray, size: float, tiles: tuple[float, float],
-                 depth: float, most: int | None = None) -> list[np.ndarray]:
+                 depth: float, most: int | None = None,
+                 local: Callable[[np.ndarray], np.ndarray] | None = None) -> list[np.ndarray]:
     """Peaks of the distance to the rim, in blobs (``labels``, ``stats`` of
     ``cv2.connectedComponentsWithStats``) of ``tiles`` (low, high) hexagons' area of
     ``size`` (px): at least ``depth`` of a hexagon's inner radius deep, each at least
     1.4 ``size`` from a deeper one in its blob; (x, y) each, deepest first.  With
     ``most``, the blobs stop being looked at once more than ``most`` peaks are found (the
-    caller then only counts them)."""
-    tile_area = 1.5 * SQ3 * size * size          # a hexagon's area
-    inner = SQ3 / 2 * size                        # ... and inner radius
-    area = stats[:, cv2.CC_STAT_AREA]
+    caller then only counts them).
+
+    ``local`` (points (N, 2) → sizes (N,) px): the size a tile lying at the blob's middle
+    has, which stands for ``size`` in the blob's least area and depth when it is smaller.
+    A loose tile farther from the camera than the board is smaller than the board's cells
+    (hard-19's tile 27, beyond a board seen 41° from above, is 0.74 of them across: its
+    patch of links was 0.22 of a cell's area and 0.32 deep, 0.40 and 0.43 of its own).
+    The largest area stays ``size``'s: measured by the smaller tile, a cloth's big patches
+    of print fell out of the count that tells a print (video-720p-13's 20 became 16).
+    """
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    sizes = np.full(len(stats), float(size))
+    if local is not None and len(stats) > 1:
+        middles = stats[:, :2] + stats[:, 2:4] / 2.0
+        sizes = np.minimum(sizes, local(middles))
+    tile_area = 1.5 * SQ3 * sizes * sizes          # a hexagon's area
+    inner = SQ3 / 2 * sizes                        # ... and inner radius
     out = []
-    for i in np.nonzero((area >= tiles[0] * tile_area) & (area <= tiles[1] * tile_area))[0]:
+    for i in np.nonzero((area >= tiles[0] * tile_area) & (area <= tiles[1] * 1.5 * SQ3 * size * size))[0]:
         if i == 0:
             continue
         dist, (x0, y0) = _blob_distance(labels, stats, int(i))
-        peak = (dist >= depth * inner) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
+        peak = (dist >= depth * inner[i]) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
         ys, xs = np.nonzero(peak)
         order = np.argsort(-dist[ys, xs])
         # deepest first, each kept unless a kept one lies nearer than 1.4 sizes
@@ -404,7 +422,8 @@ def _deep_places(labels: np.ndarray, stats: np.ndarray, size: float, tiles: tupl
 
 
 def link_spots(link: np.ndarray, size: float, most: int | None = None,
-               board: list[np.ndarray] | None = None) -> list[np.ndarray]:
+               board: list[np.ndarray] | None = None,
+               local: Callable[[np.ndarray], np.ndarray] | None = None) -> list[np.ndarray]:
     """Centres (x, y) of tile-sized patches of link colour: a loose tile whose black body
     does not stand out from the table (a dark or busy cloth leaves it out of the tile
     mask, or merges it with the print), but whose links do.
@@ -421,6 +440,7 @@ def link_spots(link: np.ndarray, size: float, most: int | None = None,
     ``board``: hexagons (each (6, 2), image px) of the Tantrix's cells, whose links are
     left out: closed with them, a loose tile a few pixels from the board joins the
     board's patch, too big to be a tile's (video-720p-17's loose tiles beside a board of three).
+    ``local``: the size of a tile lying at given points, as for :func:`tile_spots`.
     """
     # closing with a kernel of a tile's size is slow at full size: a tile of about ten
     # pixels across is enough to find tile-sized patches (a pixel there is link when a
@@ -435,7 +455,8 @@ def link_spots(link: np.ndarray, size: float, most: int | None = None,
         links = cv2.resize(links, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
     closed = close_disc((links >= 64).astype(np.uint8), max(1, int(round(0.6 * size / f))))
     _n, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
-    places = _deep_places(labels, stats, size / f, (0.25, 4.0), 0.3, most)
+    here = None if local is None else (lambda pts: local((pts + 0.5) * f - 0.5) / f)
+    places = _deep_places(labels, stats, size / f, (0.25, 4.0), 0.3, most, here)
     if most is not None and len(places) > most:
         return []
     # (a peak on the reduced image is a block off: the patch's middle round it is nearer)

@@ -97,9 +97,10 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
         top = CLEAN_LOOSE[0] * LOCAL_SIZE[1] * size  # (the largest loose tile taken below)
         single += [hx for hx in bodies.body_hexagons(dark, size, max(4.0, MIN_BLOB * size), top)
                    if all(np.linalg.norm(hx.centre - o.centre) >= 0.5 * size for o in single)]
-    local = np.clip(lat.size_at(np.array([hx.centre for hx in single]).reshape(-1, 2)),
-                    LOCAL_SIZE[0] * size, LOCAL_SIZE[1] * size)
-    for hx, here in zip(single, local):
+    def local(points: np.ndarray) -> np.ndarray:
+        return np.clip(lat.size_at(points), LOCAL_SIZE[0] * size, LOCAL_SIZE[1] * size)
+
+    for hx, here in zip(single, local(np.array([hx.centre for hx in single]).reshape(-1, 2))):
         top = CLEAN_LOOSE[0] if hx.iou >= CLEAN_LOOSE[1] else LOOSE_SIZE[1]
         if not LOOSE_SIZE[0] * min(here, size) < hx.size < top * max(here, size):
             continue
@@ -128,10 +129,10 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
     rim = main | frontier(main)
     on_board = [i for i, c in enumerate(occ) if tuple(int(v) for v in c) in rim]
     board = list(lat.hexagons(occ[on_board], shifts[on_board])) if on_board else None
-    links = bodies.link_spots(link, size, MAX_LINK_SPOTS, board=board)
+    links = bodies.link_spots(link, size, MAX_LINK_SPOTS, board=board, local=local)
     found = [hx.centre for hx in blobs]
     places: list[np.ndarray] = []
-    spots = bodies.tile_spots(mask, size)
+    spots = bodies.tile_spots(mask, size, local=local)
     # (per entry of ``found``: found as a place in the mask, and its twin's index)
     in_mask, twin = [False] * len(found), [None] * len(found)
     for j, c in enumerate(spots + links):
