@@ -356,8 +356,7 @@ def closed_and_filled(mask: np.ndarray, radius: int) -> np.ndarray:
     return closed
 
 
-def tile_spots(mask: np.ndarray, size: float, max_tiles: float = 12.0,
-               local: Callable[[np.ndarray], np.ndarray] | None = None) -> list[np.ndarray]:
+def tile_spots(mask: np.ndarray, size: float, max_tiles: float = 12.0) -> list[np.ndarray]:
     """Centres (x, y) of tile-sized places in blobs of ``mask`` that are not one hexagon:
     a loose tile touching a face-down tile, a cloth's print or its own shadow.
 
@@ -365,12 +364,13 @@ def tile_spots(mask: np.ndarray, size: float, max_tiles: float = 12.0,
     tiles' area are looked at (a dark table's mask is one huge blob: nothing there); a
     spot is a peak of the distance to the blob's rim at least half as deep as a tile's
     inner radius (0.6 until session 51: glare ate a corner of real-texture-42's loose
-    tile, 0.52 deep), deepest first (see :func:`_deep_places`).  ``local``: the size of a
-    tile lying at given points (N, 2) → (N,) px, where a blob is measured against the
-    smaller of it and ``size`` (see :func:`_deep_places`).
+    tile, 0.52 deep), deepest first (see :func:`_deep_places`).  The blobs are measured by
+    ``size`` alone, not by the size a tile has where they lie (as :func:`link_spots`'
+    patches may be): on video-720p-13's flowered cloth that made 13 places 18, and the
+    frame 60 ms slower.
     """
     labels, stats, _fits = _blob_fits(mask)
-    return _deep_places(labels, stats, size, (0.6, max_tiles), 0.5, local=local)
+    return _deep_places(labels, stats, size, (0.6, max_tiles), 0.5)
 
 
 def _deep_places(labels: np.ndarray, stats: np.ndarray, size: float, tiles: tuple[float, float],
@@ -440,7 +440,8 @@ def link_spots(link: np.ndarray, size: float, most: int | None = None,
     ``board``: hexagons (each (6, 2), image px) of the Tantrix's cells, whose links are
     left out: closed with them, a loose tile a few pixels from the board joins the
     board's patch, too big to be a tile's (video-720p-17's loose tiles beside a board of three).
-    ``local``: the size of a tile lying at given points, as for :func:`tile_spots`.
+    ``local``: the size of a tile lying at given points (N, 2) → (N,) px, by which a patch
+    smaller than ``size``'s tile may be measured (see :func:`_deep_places`).
     """
     # closing with a kernel of a tile's size is slow at full size: a tile of about ten
     # pixels across is enough to find tile-sized patches (a pixel there is link when a

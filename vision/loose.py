@@ -132,7 +132,7 @@ def off_lattice_hexagons(mask: np.ndarray, link: np.ndarray, lat: Lattice, occ: 
     links = bodies.link_spots(link, size, MAX_LINK_SPOTS, board=board, local=local)
     found = [hx.centre for hx in blobs]
     places: list[np.ndarray] = []
-    spots = bodies.tile_spots(mask, size, local=local)
+    spots = bodies.tile_spots(mask, size)
     # (per entry of ``found``: found as a place in the mask, and its twin's index)
     in_mask, twin = [False] * len(found), [None] * len(found)
     for j, c in enumerate(spots + links):
