@@ -398,8 +398,9 @@ def _deep_places(labels: np.ndarray, stats: np.ndarray, size: float, tiles: tupl
         sizes = np.minimum(sizes, local(middles))
     tile_area = 1.5 * SQ3 * sizes * sizes          # a hexagon's area
     inner = SQ3 / 2 * sizes                        # ... and inner radius
+    largest = tiles[1] * 1.5 * SQ3 * size * size
     out = []
-    for i in np.nonzero((area >= tiles[0] * tile_area) & (area <= tiles[1] * 1.5 * SQ3 * size * size))[0]:
+    for i in np.nonzero((area >= tiles[0] * tile_area) & (area <= largest))[0]:
         if i == 0:
             continue
         dist, (x0, y0) = _blob_distance(labels, stats, int(i))
