@@ -8,7 +8,7 @@ there are few tiles), and blobs that the lattice does not explain are loose tile
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -356,6 +356,12 @@ def closed_and_filled(mask: np.ndarray, radius: int) -> np.ndarray:
     return closed
 
 
+def hexagon_area(size: Any) -> Any:
+    """Area (px²) of a regular hexagon of centre-to-corner ``size`` (px; a float or an
+    array, elementwise)."""
+    return 1.5 * SQ3 * size * size
+
+
 def tile_spots(mask: np.ndarray, size: float, max_tiles: float = 12.0) -> list[np.ndarray]:
     """Centres (x, y) of tile-sized places in blobs of ``mask`` that are not one hexagon:
     a loose tile touching a face-down tile, a cloth's print or its own shadow.
@@ -396,9 +402,9 @@ def _deep_places(labels: np.ndarray, stats: np.ndarray, size: float, tiles: tupl
     if local is not None and len(stats) > 1:
         middles = stats[:, :2] + stats[:, 2:4] / 2.0
         sizes = np.minimum(sizes, local(middles))
-    tile_area = 1.5 * SQ3 * sizes * sizes          # a hexagon's area
-    inner = SQ3 / 2 * sizes                        # ... and inner radius
-    largest = tiles[1] * 1.5 * SQ3 * size * size
+    tile_area = hexagon_area(sizes)
+    inner = SQ3 / 2 * sizes                        # a hexagon's inner radius
+    largest = tiles[1] * hexagon_area(size)
     out = []
     for i in np.nonzero((area >= tiles[0] * tile_area) & (area <= largest))[0]:
         if i == 0:
@@ -526,7 +532,7 @@ def small_groups(mask: np.ndarray, min_size: float = 6.0, max_blobs: int = 6) ->
             # (a pair: a's neighbour's middle lies 2 inner radii away, 30° off the plane's
             # x axis; a triangle: b's corner a lies one size away, along a corner's line)
             want = SQ3 * size if centre is a else size
-            tiles = area[i] / (1.5 * SQ3 * size * size)
+            tiles = area[i] / hexagon_area(size)
             if not (GROUP_SPACING[0] <= apart / want <= GROUP_SPACING[1]
                     and GROUP_TILES[0] <= tiles <= GROUP_TILES[1]):
                 continue
