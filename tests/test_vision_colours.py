@@ -429,3 +429,19 @@ def test_the_grey_is_the_bodies_when_a_dark_grey_cloth_fills_the_darkest_quarter
     # one uniform dark surface: nothing to split, its own tint is the grey
     lab[140:195, 100:155] = (70.0, -4.0, -10.0)
     assert np.allclose(colours.neutral_point(lab, dark), (-4.0, -10.0), atol=1.0)
+
+
+def test_a_link_glare_lifts_towards_white_is_named_by_its_hue_alone():
+    # glare lifts a link's lightness far past any learnt colour's (real-texture-5's green
+    # links at L 220-250 against a learnt 87) while its hue holds: the full model leaves
+    # such a sample to no colour, the hue model names it
+    model = colours.ColourModel(neutral=np.zeros(2, np.float32), chroma_scale=1.0)
+    lifted = colours.PROTOTYPES[:, [2, 0, 1]].copy()  # Lab: L, a, b
+    lifted[:, 0] = 245.0
+    plain = np.exp(colours.log_probs(lifted, model))
+    by_hue = np.exp(colours.log_probs(lifted, colours.hue_model(model)))
+    truth = np.arange(4)
+    assert (by_hue.argmax(1) == truth).all()
+    assert (by_hue[truth, truth] > 0.9).all()
+    # (yellow is light anyway; the dark colours' lift leaves them to no colour)
+    assert (plain[truth[[0, 2, 3]], truth[[0, 2, 3]]] < 0.5).all()

@@ -364,3 +364,12 @@ def test_a_glare_spot_over_the_middle_of_a_board_is_read_as_one_patch(bench_scen
     assert right >= len(expected) - 1
     assert len(read) == right
     assert len(read) + len(read.unread_cells()) >= len(expected)
+
+
+def test_a_tile_whose_links_glare_lifts_towards_white_is_read_by_their_hues(bench_scene):
+    # real-texture-5: a glare spot lies over tile 39 on a floral cloth.  Its links'
+    # lightness fits no learnt colour (the looks read it as tile 6 at fit 0.61 or as
+    # nothing at 0.2, and it was reported unreadable); their hues read it at fit 0.97
+    expected, read, right = _read_right(bench_scene, "real-texture", 5)
+    assert right == len(expected) == len(read)
+    assert not read.unread_cells()

@@ -281,6 +281,22 @@ def link_chance(bgr: np.ndarray, model: ColourModel) -> np.ndarray:
     return _link_share(scaled_chroma(to_lab(bgr).astype(np.float64), model), model).astype(np.float32)
 
 
+GLARE_LIGHTNESS_SPREAD = 100.0
+"""How much wider :func:`hue_model` takes the lightness spread: wide enough that lightness
+no longer tells the link colours apart (rt-5's tile 39 under a glare spot: its green links
+at L 220-250 against a learnt green of 87)."""
+
+
+def hue_model(model: ColourModel) -> ColourModel:
+    """``model`` telling colours apart by hue and chroma alone, for samples under glare.
+
+    A glare veil lifts a sample's lightness towards white far more than it turns its hue,
+    so a lifted link's lightness matches no learnt colour and its tile fits nothing,
+    though its hues still show which tile it is.
+    """
+    return replace(model, spread=model.spread * np.array([1.0, 1.0, GLARE_LIGHTNESS_SPREAD]))
+
+
 def log_probs(samples: np.ndarray, model: ColourModel) -> np.ndarray:
     """Log-probabilities (..., 5) of each Lab sample being red/yellow/green/blue/black.
 

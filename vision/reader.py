@@ -1671,7 +1671,9 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
             edges[i], cleared[i], shifts[i] = e2[better], c2[better], held[better]
             all_edges[i] = e2[better]
             unveiled[i] = True
-        logp = colours.log_probs(all_edges, model)  # with the last model
+        # (a cell glare lifts is read by hue alone when only that reads it clearly)
+        glared_rows = np.r_[lifted, np.zeros(len(hexes), bool)]
+        logp = _log_probs_under_glare(all_edges, model, glared_rows)  # with the last model
         readings = _claim_numbers(logp, rounds)
         # (loose tiles read poorly as first placed are tried in other poses, once the
         # photo's colours are learnt)
@@ -1679,7 +1681,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                 link, full, S, hexes, loose_edges, loose_corners, model, readings[len(occ):],
                 shaped=sum(acceptance.clear(rd) for rd in readings[:len(occ)]) >= loose.SHAPED_BY).any():
             all_edges = np.concatenate([edges, loose_edges])
-            logp = colours.log_probs(all_edges, model)
+            logp = _log_probs_under_glare(all_edges, model, glared_rows)
             readings = _claim_numbers(logp, rounds)
         good, poor = _poor_cells(occ, strong, readings, unveiled)
         moved = _reread_poor(full, lat_full, model, occ, shifts, strong, good, poor, logp,
@@ -1688,7 +1690,7 @@ def _read_cells(photo: Photo, work: np.ndarray, ws: float, model: colours.Colour
                                 all_edges, corners, cleared, light)
         if moved.any():
             edges = all_edges[:len(occ)]
-            logp = colours.log_probs(all_edges, model)
+            logp = _log_probs_under_glare(all_edges, model, glared_rows)
             readings = _claim_numbers(logp, rounds)
         loose_readings = readings[len(occ):]
         readings = readings[:len(occ)]
@@ -1878,6 +1880,34 @@ def _reread_poor(full: np.ndarray, lat: Lattice, model: colours.ColourModel, occ
         moved[i] = True
         fit = np.where(better, f, fit)
     return moved
+
+
+def _log_probs_under_glare(edges: np.ndarray, model: colours.ColourModel, glared: np.ndarray
+                           ) -> np.ndarray:
+    """Log-probabilities (N, 6, 5) of cells' edge colours, ``edges`` (N, 6, 3) Lab, under
+    ``model``; a cell whose corners glare lifts (``glared``, (N,) bool) is read by hue
+    alone (``colours.hue_model``) when only that reads it clearly, and it fits no tile
+    as it is (``acceptance.UNREADABLE_FIT``) or its hues name another tile or turn.
+
+    Glare washes a patch of links towards white: real-texture-5's tile 39 under a glare
+    spot read as tile 6 at fit 0.61 in one look and fitted no tile (fit 0.2) in others,
+    though its hues read it at fit 0.97, confidence 0.999.  A cell read as the same tile
+    either way keeps its plain read: hue alone names a cell whose lightness misleads, it
+    does not make a read surer (hard-1: two cells read surer by hue turned which look's
+    read was kept, and two tiles only the other look read were lost)."""
+    logp = colours.log_probs(edges, model)
+    rows = np.nonzero(glared)[0]
+    if len(rows) == 0:
+        return logp
+    hue = colours.log_probs(edges[rows], colours.hue_model(model))
+    plain = identify.identify(logp[rows], unique=False)
+    by_hue = identify.identify(hue, unique=False)
+    swap = np.array([acceptance.clear(b) and not acceptance.clear(a)
+                     and (a.fit < acceptance.UNREADABLE_FIT
+                          or (a.tile, a.rotation) != (b.tile, b.rotation))
+                     for a, b in zip(plain, by_hue)], bool)
+    logp[rows[swap]] = hue[swap]
+    return logp
 
 
 def _poor_cells(occ: np.ndarray, strong: np.ndarray, readings: list, unveiled: np.ndarray
